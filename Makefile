@@ -1,0 +1,45 @@
+# Citable: every target creates .venv and installs requirements.txt on first use.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+export RA_LIBRARY_DIR ?= $(CURDIR)/library
+
+.PHONY: run test lint format bench demo browser-deps clean
+
+$(STAMP): requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(PY) -m research_assistant demo
+
+# STREAMLIT_SERVER_PORT (default 8501) is read by streamlit itself.
+run: demo
+	$(PY) -m streamlit run app.py --server.headless true --browser.gatherUsageStats false
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy research_assistant
+
+format: $(STAMP)
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+
+bench: $(STAMP)
+	$(PY) bench/ingest.py
+	$(PY) bench/verify.py
+	$(PY) bench/ask.py
+
+# Debian's chromium for the browser test (never a playwright browser download).
+browser-deps:
+	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache

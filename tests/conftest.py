@@ -1,0 +1,25 @@
+"""Shared fixtures: the real corpus beside the checkout, and an isolated library folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Path:
+    if not (CORPUS / "library.bib").is_file():
+        pytest.skip(f"the shared test corpus is absent (looked in {CORPUS}); tests that need it skip")
+    return CORPUS
+
+
+@pytest.fixture(autouse=True)
+def _isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test touches the real library folder or a real API key."""
+    monkeypatch.setenv("RA_LIBRARY_DIR", str(tmp_path / "library"))
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("RA_BACKEND", raising=False)
