@@ -225,6 +225,30 @@ class Citation:
             "reason": self.reason,
         }
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Citation:
+        """Rebuild a citation from its JSON (a logged run), e.g. for export."""
+        ev = d.get("evidence")
+        mention = Mention(
+            marker=d["marker"],
+            start=d["start"],
+            end=d["end"],
+            first_author=d.get("first_author") or "",
+            year=d.get("year"),
+            locator=d.get("locator") or "",
+        )
+        return cls(
+            mention=mention,
+            status=d["status"],
+            paper_key=d.get("paper_key"),
+            candidates=tuple(d.get("candidates") or ()),
+            via=d.get("via"),
+            score=float(d.get("score") or 0.0),
+            claim=d.get("claim") or "",
+            evidence=Evidence(ev["chunk_id"], ev["page"], ev["text"]) if ev else None,
+            reason=d.get("reason") or "",
+        )
+
 
 @dataclass(frozen=True)
 class Reference:
@@ -243,6 +267,18 @@ class Reference:
         d["statuses"] = list(self.statuses)
         d["pages"] = list(self.pages)
         return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Reference:
+        return cls(
+            key=d["key"],
+            label=d["label"],
+            text=d["text"],
+            doi=d.get("doi") or "",
+            url=d.get("url") or "",
+            statuses=tuple(d.get("statuses") or ()),
+            pages=tuple(d.get("pages") or ()),
+        )
 
 
 def summarise(citations: tuple[Citation, ...]) -> dict[str, int]:

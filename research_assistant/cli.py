@@ -1,0 +1,209 @@
+"""The command line: a thin layer over the Python API. JSON on stdout with --json; progress,
+logs and errors on stderr. Exit codes: 0 ok, 1 a ResearchAssistantError, 2 usage."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from research_assistant.errors import ResearchAssistantError
+from research_assistant.models import IngestReport
+
+DESCRIPTION = "Citable: answers whose every [Author, Year] citation is checked against the paper."
+
+
+def _progress_bar(stream: TextIO) -> Any:
+    def show(done: int, total: int, name: str) -> None:
+        if not stream.isatty() and done not in (total,) and done % 10:
+            return  # in logs, one line per 10 files is enough
+        width = 30
+        filled = int(width * done / max(total, 1))
+        end = "\n" if done == total else ""
+        cr = "\r" if stream.isatty() else ""
+        stream.write(
+            f"{cr}[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {name[:40]:40}{end}"
+        )
+        if not stream.isatty() and end == "":
+            stream.write("\n")
+        stream.flush()
+
+    return show
+
+
+def _print_report(report: IngestReport, out: TextIO) -> None:
+    out.write(
+        f"added {len(report.added)}, updated {len(report.updated)}, unchanged "
+        f"{len(report.unchanged)}, skipped {len(report.skipped)}\n"
+    )
+    for m in report.matches:
+        how = f"{m.method}" + (f" {m.score:.0f}" if m.method == "title" else "")
+        out.write(f"  {Path(m.pdf).name} -> {m.key or '(no entry: metadata inferred)'} [{how}]\n")
+    for s in report.skipped:
+        out.write(f"  skipped {s.path}: {s.reason}\n")
+    if report.entries_without_pdf:
+        out.write(f"  {len(report.entries_without_pdf)} entries without a PDF (metadata only)\n")
+    if report.problems:
+        out.write(f"  {len(report.problems)} BibTeX problems:\n")
+        for p in report.problems[:20]:
+            where = f"{p.source}:{p.line}" if p.line else p.source
+            out.write(f"    {where} {p.key}: {p.message}\n")
+        if len(report.problems) > 20:
+            out.write(f"    ... and {len(report.problems) - 20} more (see --json)\n")
+
+
+def cmd_ingest(args: argparse.Namespace, lib: Any) -> Any:
+    report = lib.ingest(args.paths, progress=None if args.json else _progress_bar(sys.stderr))
+    if args.json:
+        return report.to_dict()
+    _print_report(report, sys.stdout)
+    return None
+
+
+def cmd_papers(args: argparse.Namespace, lib: Any) -> Any:
+    papers = lib.papers()
+    if args.json:
+        return [p.to_dict() for p in papers]
+    for p in papers:
+        pdf = f"{p.pages} pp, {p.chunks} chunks" if p.pdf else "no PDF"
+        flag = " (metadata inferred from the PDF)" if p.metadata == "inferred" else ""
+        print(f"[{p.label}] {p.title} — {p.key}, {pdf}{flag}")
+    print(f"{len(papers)} papers", file=sys.stderr)
+    return None
+
+
+def cmd_demo(args: argparse.Namespace, lib: Any) -> Any:
+    from research_assistant import demo
+
+    if args.if_empty and lib.papers():
+        print(f"The library in {lib.root} already has papers: demo not added.", file=sys.stderr)
+        return {"added": [], "updated": [], "skipped": []} if args.json else None
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = demo.build_demo(Path(tmp))
+        report = lib.ingest(paths)
+    if args.json:
+        return report.to_dict()
+    print(f"Demo library ready in {lib.root}: {len(lib.papers())} papers.")
+    return None
+
+
+def _print_citations(citations: Sequence[Any], references: Sequence[Any]) -> None:
+    from research_assistant.references import STATUS_STYLE
+
+    for c in citations:
+        symbol, label = STATUS_STYLE[c.status]
+        where = f" p. {c.evidence.page}" if c.evidence else ""
+        print(f"  {symbol} {c.mention.marker} {label}: {c.paper_key or '-'}{where}  {c.reason}")
+    if references:
+        print("\nReferences")
+        for r in references:
+            print(f"  {r.text}")
+
+
+def cmd_ask(args: argparse.Namespace, lib: Any) -> Any:
+    from research_assistant.pipeline import ask
+
+    def stream(piece: str) -> None:
+        sys.stdout.write(piece)
+        sys.stdout.flush()
+
+    answer = ask(
+        lib, args.question, backend=args.backend, top_k=args.top_k,
+        on_text=stream if args.stream and not args.json else None,
+    )  # fmt: skip
+    if args.json:
+        return answer.to_dict()
+    if args.stream:
+        print("\n")
+    print(
+        answer.answer if not args.stream or answer.mode == "refuse" else "(verified answer above)"
+    )
+    _print_citations(answer.citations, answer.references)
+    print(f"\nid {answer.id} · {answer.backend} {answer.model}", file=sys.stderr)
+    return None
+
+
+def cmd_verify(args: argparse.Namespace, lib: Any) -> Any:
+    from research_assistant.pipeline import check_text
+
+    if args.file == "-":
+        text = sys.stdin.read()
+    else:
+        path = Path(args.file)
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError as e:
+            raise ResearchAssistantError(f"Cannot read {path}: {e.strerror}") from e
+    checked = check_text(lib, text)
+    if args.json:
+        return checked.to_dict()
+    _print_citations(checked.citations, checked.references)
+    summary = checked.to_dict()["summary"]
+    print(", ".join(f"{n} {s}" for s, n in summary.items()) or "no citations found")
+    return None
+
+
+def cmd_export(args: argparse.Namespace, lib: Any) -> Any:
+    from research_assistant.pipeline import export
+
+    text = export(lib, args.id, args.format)
+    if args.json:
+        return {"id": args.id, "format": args.format, "content": text}
+    sys.stdout.write(text)
+    return None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m research_assistant", description=DESCRIPTION)
+    parser.add_argument("--library", help="library folder (else RA_LIBRARY_DIR, else ./library)")
+    parser.add_argument("--json", action="store_true", help="machine output on stdout")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def add(name: str, help_: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_)
+        p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+        return p
+
+    p = add("ingest", "add PDFs, .bib files or folders to the library")
+    p.add_argument("paths", nargs="+", type=Path)
+    p.set_defaults(func=cmd_ingest)
+    add("papers", "list the papers in the library").set_defaults(func=cmd_papers)
+    p = add("demo", "add the embedded demo library")
+    p.add_argument("--if-empty", action="store_true", help="only when the library is empty")
+    p.set_defaults(func=cmd_demo)
+    p = add("ask", "answer a question from the library, every citation checked")
+    p.add_argument("question")
+    p.add_argument("--backend", choices=["extractive", "anthropic"])
+    p.add_argument("--top-k", type=int, default=None)
+    p.add_argument("--stream", action="store_true", help="print the answer as it is written")
+    p.set_defaults(func=cmd_ask)
+    p = add("verify", "check the citations in a text file (or - for standard input)")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_verify)
+    p = add("export", "export an answer or checked text by id")
+    p.add_argument("id")
+    p.add_argument("--format", choices=["md", "html", "bib"], default="md")
+    p.set_defaults(func=cmd_export)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from research_assistant.library import Library
+
+    try:
+        lib = Library.open(args.library)
+        result = args.func(args, lib)
+    except ResearchAssistantError as e:
+        if args.json:
+            print(json.dumps({"error": str(e), "type": type(e).__name__}))
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=2, default=str))
+    return 0

@@ -1,0 +1,255 @@
+"""Planning an ingest: read the given files, pair PDFs with entries, decide what changes.
+
+Nothing here writes to the library; ``Library.ingest`` commits the returned ``Plan``. PDF text
+extraction runs in a small process pool (PyMuPDF holds the GIL), so a second core is used when
+there are several new PDFs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from research_assistant import bibtex, matching
+from research_assistant.errors import BibtexError, PdfError
+from research_assistant.index import chunk_paper
+from research_assistant.models import (
+    BibProblem,
+    Chunk,
+    IngestReport,
+    Match,
+    Paper,
+    PdfInfo,
+    Skipped,
+)
+
+Progress = Callable[[int, int, str], None]
+PDF_SUFFIXES = {".pdf"}
+BIB_SUFFIXES = {".bib", ".bibtex"}
+MAX_FILE_BYTES = 200 * 1024 * 1024  # a larger "paper" is almost surely not one
+POOL_MIN_FILES = 3  # below this a process pool costs more than it saves
+
+
+@dataclass(frozen=True)
+class Plan:
+    papers: dict[str, Paper]  # the whole library after the change, labels not yet assigned
+    chunks: dict[str, list[Chunk]]  # keys whose chunks are replaced
+    removed: list[str]
+    pdf_bytes: dict[str, bytes]  # file name in pdfs/ -> content
+    files: list[tuple[str, str, str, int, int]]  # (sha256, name, original path, size, pages)
+    shas: dict[str, str]  # paper key -> sha256 of its PDF, for the papers that got one
+    report: IngestReport
+
+    @property
+    def changed(self) -> bool:
+        r = self.report
+        return bool(r.added or r.updated or self.removed)
+
+
+def collect(paths: Sequence[Path]) -> tuple[list[Path], list[Path], list[Skipped]]:
+    """Split the arguments into PDFs and .bib files; folders are searched recursively."""
+    pdfs: list[Path] = []
+    bibs: list[Path] = []
+    skipped: list[Skipped] = []
+    for path in paths:
+        if path.is_dir():
+            for f in sorted(path.rglob("*")):
+                if f.is_file() and f.suffix.lower() in PDF_SUFFIXES:
+                    pdfs.append(f)
+                elif f.is_file() and f.suffix.lower() in BIB_SUFFIXES:
+                    bibs.append(f)
+        elif not path.exists():
+            skipped.append(Skipped(str(path), "file not found: check the path"))
+        elif path.suffix.lower() in BIB_SUFFIXES:
+            bibs.append(path)
+        elif path.suffix.lower() in PDF_SUFFIXES:
+            pdfs.append(path)
+        else:
+            skipped.append(
+                Skipped(str(path), "not a PDF or BibTeX (.bib) file: add PDFs and .bib exports")
+            )
+    return pdfs, bibs, skipped
+
+
+def _read(path: str) -> PdfInfo | str:
+    """Worker: a PdfInfo, or the readable reason the PDF cannot be used."""
+    from research_assistant.pdf import read_pdf
+
+    try:
+        return read_pdf(Path(path))
+    except PdfError as e:
+        return str(e)
+    except Exception as e:
+        return f"{Path(path).name}: could not be read ({type(e).__name__}: {e})"
+
+
+def read_pdfs(
+    paths: Sequence[Path], workers: int, progress: Progress | None
+) -> list[PdfInfo | str]:
+    total = len(paths)
+    results: list[PdfInfo | str] = []
+    if workers > 1 and total >= POOL_MIN_FILES:
+        ctx = multiprocessing.get_context("forkserver")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            for i, result in enumerate(pool.map(_read, [str(p) for p in paths], chunksize=1)):
+                results.append(result)
+                if progress:
+                    progress(i + 1, total, paths[i].name)
+    else:
+        for i, p in enumerate(paths):
+            results.append(_read(str(p)))
+            if progress:
+                progress(i + 1, total, p.name)
+    return results
+
+
+def _read_bibs(
+    bibs: Sequence[Path],
+) -> tuple[dict[str, Paper], list[BibProblem], list[Skipped], int]:
+    entries: dict[str, Paper] = {}
+    problems: list[BibProblem] = []
+    skipped: list[Skipped] = []
+    count = 0
+    for bib in bibs:
+        try:
+            result = bibtex.parse_bib_file(bib)
+        except BibtexError as e:
+            skipped.append(Skipped(str(bib), str(e)))
+            continue
+        count += result.entries
+        problems.extend(result.problems)
+        for paper in result.papers:
+            if paper.key in entries:
+                problems.append(
+                    BibProblem(
+                        bib.name,
+                        0,
+                        paper.key,
+                        "key already defined in an earlier .bib of this run; the first one is kept",
+                    )  # fmt: skip
+                )
+                continue
+            entries[paper.key] = paper
+    return entries, problems, skipped, count
+
+
+def _same_metadata(a: Paper, b: Paper) -> bool:
+    return replace(a, label="", pdf=None, pages=0, chunks=0, source="") == replace(
+        b, label="", pdf=None, pages=0, chunks=0, source=""
+    )
+
+
+def plan(
+    paths: Sequence[Path],
+    *,
+    existing: Mapping[str, Paper],
+    known_shas: Mapping[str, str],
+    pdf_dir: Path,
+    progress: Progress | None = None,
+    workers: int = 2,
+    max_bytes: int = MAX_FILE_BYTES,
+) -> Plan:
+    from research_assistant.library import safe_name
+
+    pdf_paths, bibs, skipped = collect(paths)
+    entries, problems, bib_skipped, entry_count = _read_bibs(bibs)
+    skipped += bib_skipped
+    papers = dict(existing)
+    added: list[str] = []
+    updated: list[str] = []
+    unchanged: list[str] = []
+    for key, entry in entries.items():
+        old = existing.get(key)
+        if old is None:
+            papers[key] = entry
+            added.append(key)
+        else:
+            merged = replace(entry, pdf=old.pdf, pages=old.pages, chunks=old.chunks)
+            papers[key] = merged
+            (unchanged if _same_metadata(old, merged) else updated).append(key)
+
+    # PDFs: hash first, so files the library already holds are not parsed again
+    by_sha = {sha: key for key, sha in known_shas.items() if sha}
+    new_paths: list[Path] = []
+    new_data: dict[str, tuple[bytes, str]] = {}  # path -> (bytes, sha)
+    seen: dict[str, Path] = {}
+    for p in pdf_paths:
+        try:
+            size = p.stat().st_size
+            if size > max_bytes:
+                skipped.append(Skipped(str(p), f"{p.name} is {size // 2**20} MiB, over the "
+                                       f"{max_bytes // 2**20} MiB limit: split or compress it"))  # fmt: skip
+                continue
+            data = p.read_bytes()
+        except OSError as e:
+            skipped.append(Skipped(str(p), f"{p.name} could not be read: {e.strerror}"))
+            continue
+        sha = hashlib.sha256(data).hexdigest()
+        if sha in seen:
+            skipped.append(Skipped(str(p), f"{p.name} is the same file as {seen[sha].name}"))
+            continue
+        seen[sha] = p
+        if sha in by_sha and by_sha[sha] in papers:
+            if by_sha[sha] not in added + updated:
+                unchanged.append(by_sha[sha])
+            continue
+        new_paths.append(p)
+        new_data[str(p)] = (data, sha)
+
+    infos: list[PdfInfo] = []
+    for p, result in zip(new_paths, read_pdfs(new_paths, workers, progress), strict=True):
+        if isinstance(result, str):
+            skipped.append(Skipped(str(p), result))
+        else:
+            infos.append(replace(result, path=str(p)))
+
+    candidates = list(entries.values()) + [p for k, p in existing.items() if k not in entries]
+    bib_dirs = [b.parent.resolve() for b in bibs]
+    matches = matching.match_pdfs(infos, candidates, bib_dirs) if infos else ()
+    chunks: dict[str, list[Chunk]] = {}
+    pdf_bytes: dict[str, bytes] = {}
+    files: list[tuple[str, str, str, int, int]] = []
+    shas: dict[str, str] = {}
+    unmatched: list[str] = []
+    for info, match in zip(infos, matches, strict=True):
+        data, sha = new_data[info.path]
+        key = match.key
+        if key is None:
+            inferred = matching.infer_paper(info, "")
+            key = bibtex.generate_key(inferred.authors, inferred.year, inferred.title, papers)
+            papers[key] = replace(inferred, key=key)
+            unmatched.append(info.path)
+            added.append(key)
+        elif key in existing and key not in added:
+            if key not in updated:
+                updated.append(key)
+            if key in unchanged:
+                unchanged.remove(key)
+        name = safe_name(key, sha)
+        cks = chunk_paper(key, sha, info.pages)
+        papers[key] = replace(papers[key], pdf=name, pages=info.page_count, chunks=len(cks))
+        chunks[key] = cks
+        pdf_bytes[name] = data
+        shas[key] = sha
+        files.append((sha, name, info.path, len(data), info.page_count))
+
+    without_pdf = [k for k in entries if not papers[k].pdf]
+    report = IngestReport(
+        added=tuple(added),
+        updated=tuple(updated),
+        unchanged=tuple(dict.fromkeys(unchanged)),
+        skipped=tuple(skipped),
+        unmatched_pdfs=tuple(unmatched),
+        entries_without_pdf=tuple(without_pdf),
+        matches=tuple(
+            Match(m.pdf, m.key, m.method, m.score) if m.key else Match(m.pdf, None, "none")
+            for m in matches
+        ),
+        problems=tuple(problems),
+        entries=entry_count,
+    )
+    return Plan(papers, chunks, [], pdf_bytes, files, shas, report)

@@ -1,0 +1,398 @@
+"""The only duckdb import: the catalog (papers, files, chunks, ingest runs) and the verification log.
+
+DuckDB allows one process per database file and raises when threads share a connection, so the
+process keeps one parent connection per file (``Store.open``) and every call works on its own
+``cursor()``. The schema comes from numbered migrations recorded in ``migrations``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from research_assistant.errors import StoreError
+from research_assistant.models import Chunk, Citation, Name, Paper
+
+
+def m001_catalog(cur: duckdb.DuckDBPyConnection) -> None:
+    cur.execute(
+        """
+        CREATE TABLE papers (
+            key VARCHAR PRIMARY KEY, label VARCHAR, title VARCHAR, authors VARCHAR,
+            year INTEGER, entry_type VARCHAR, venue VARCHAR, doi VARCHAR, arxiv_id VARCHAR,
+            url VARCHAR, files VARCHAR, fields VARCHAR, others BOOLEAN, metadata VARCHAR,
+            pdf VARCHAR, pdf_sha256 VARCHAR, pages INTEGER, chunks INTEGER, source VARCHAR,
+            updated_at TIMESTAMP
+        );
+        CREATE TABLE files (
+            sha256 VARCHAR PRIMARY KEY, name VARCHAR, original_path VARCHAR, size BIGINT,
+            pages INTEGER, added_at TIMESTAMP
+        );
+        CREATE TABLE chunks (
+            chunk_id VARCHAR PRIMARY KEY, paper_key VARCHAR, page INTEGER,
+            start_offset INTEGER, end_offset INTEGER, text VARCHAR
+        );
+        CREATE INDEX chunks_by_paper ON chunks (paper_key);
+        CREATE TABLE ingest_runs (
+            run_id VARCHAR PRIMARY KEY, started_at TIMESTAMP, finished_at TIMESTAMP,
+            username VARCHAR, report VARCHAR
+        );
+        CREATE TABLE meta (k VARCHAR PRIMARY KEY, v VARCHAR);
+        """
+    )
+
+
+def m002_verification_log(cur: duckdb.DuckDBPyConnection) -> None:
+    cur.execute(
+        """
+        CREATE TABLE runs (
+            run_id VARCHAR PRIMARY KEY, created_at TIMESTAMP, username VARCHAR,
+            source VARCHAR, question VARCHAR, answer VARCHAR, mode VARCHAR,
+            backend VARCHAR, model VARCHAR, latency_ms DOUBLE, retrieved VARCHAR,
+            result VARCHAR
+        );
+        CREATE TABLE citation_log (
+            run_id VARCHAR, idx INTEGER, created_at TIMESTAMP, username VARCHAR,
+            source VARCHAR, marker VARCHAR, start_offset INTEGER, end_offset INTEGER,
+            first_author VARCHAR, year VARCHAR, paper_key VARCHAR, via VARCHAR,
+            status VARCHAR, score DOUBLE, claim VARCHAR, evidence_chunk VARCHAR,
+            evidence_page INTEGER, evidence_text VARCHAR, backend VARCHAR, model VARCHAR,
+            PRIMARY KEY (run_id, idx)
+        );
+        """
+    )
+
+
+MIGRATIONS: tuple[Callable[[duckdb.DuckDBPyConnection], None], ...] = (
+    m001_catalog,
+    m002_verification_log,
+)
+
+_CONNECTIONS: dict[str, duckdb.DuckDBPyConnection] = {}
+_CONNECTIONS_LOCK = threading.Lock()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def paper_to_row(p: Paper, sha256: str = "") -> tuple[Any, ...]:
+    return (
+        p.key, p.label, p.title, json.dumps([asdict(a) for a in p.authors]), p.year,
+        p.entry_type, p.venue, p.doi, p.arxiv_id, p.url, json.dumps(list(p.files)),
+        json.dumps([list(f) for f in p.fields]), p.others, p.metadata, p.pdf, sha256,
+        p.pages, p.chunks, p.source, _now(),
+    )  # fmt: skip
+
+
+_PAPER_COLUMNS = (
+    "key, label, title, authors, year, entry_type, venue, doi, arxiv_id, url, files, fields, "
+    "others, metadata, pdf, pdf_sha256, pages, chunks, source, updated_at"
+)
+
+
+def row_to_paper(r: Sequence[Any]) -> Paper:
+    return Paper(
+        key=r[0], label=r[1] or "", title=r[2] or "",
+        authors=tuple(Name(**a) for a in json.loads(r[3] or "[]")), year=r[4],
+        entry_type=r[5] or "", venue=r[6] or "", doi=r[7] or "", arxiv_id=r[8] or "",
+        url=r[9] or "", files=tuple(json.loads(r[10] or "[]")),
+        fields=tuple((k, v) for k, v in json.loads(r[11] or "[]")), others=bool(r[12]),
+        metadata=r[13] or "bibtex", pdf=r[14], pages=r[16] or 0, chunks=r[17] or 0,
+        source=r[18] or "",
+    )  # fmt: skip
+
+
+class Store:
+    """One DuckDB file: catalog + log. Safe to share between threads (cursor per call)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, path: str) -> None:
+        self._con = con
+        self.path = path
+        self._write_lock = threading.Lock()
+
+    @classmethod
+    def open(cls, path: Path | str) -> Store:
+        key = str(path) if str(path) == ":memory:" else str(Path(path).resolve())
+        with _CONNECTIONS_LOCK:
+            con = _CONNECTIONS.get(key) if key != ":memory:" else None
+            if con is None:
+                try:
+                    con = duckdb.connect(key)
+                except duckdb.Error as e:
+                    raise StoreError(
+                        f"Cannot open the library database {key}: {e}. Another process may "
+                        "have it open (DuckDB allows one process per file): stop it and retry."
+                    ) from e
+                if key != ":memory:":
+                    _CONNECTIONS[key] = con
+        store = cls(con, key)
+        store.migrate()
+        return store
+
+    @contextmanager
+    def cursor(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        cur = self._con.cursor()
+        try:
+            yield cur
+        except duckdb.Error as e:
+            raise StoreError(f"Library database error in {self.path}: {e}") from e
+        finally:
+            cur.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """Writes are serialised in-process; a failure rolls everything back."""
+        with self._write_lock, self.cursor() as cur:
+            cur.execute("BEGIN TRANSACTION")
+            try:
+                yield cur
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+            cur.execute("COMMIT")
+
+    def migrate(self) -> None:
+        with self._write_lock, self.cursor() as cur:
+            cur.execute(
+                "CREATE TABLE IF NOT EXISTS migrations "
+                "(id INTEGER PRIMARY KEY, name VARCHAR, applied_at TIMESTAMP)"
+            )
+            done = {r[0] for r in cur.execute("SELECT id FROM migrations").fetchall()}
+            for number, migration in enumerate(MIGRATIONS, start=1):
+                if number in done:
+                    continue
+                cur.execute("BEGIN TRANSACTION")
+                migration(cur)
+                cur.execute(
+                    "INSERT INTO migrations VALUES (?, ?, ?)", [number, migration.__name__, _now()]
+                )
+                cur.execute("COMMIT")
+
+    def migrations(self) -> list[str]:
+        with self.cursor() as cur:
+            return [r[0] for r in cur.execute("SELECT name FROM migrations ORDER BY id").fetchall()]
+
+    # ---- catalog -------------------------------------------------------------------------
+    def papers(self) -> list[Paper]:
+        with self.cursor() as cur:
+            rows = cur.execute(f"SELECT {_PAPER_COLUMNS} FROM papers ORDER BY key").fetchall()
+        return [row_to_paper(r) for r in rows]
+
+    def paper_shas(self) -> dict[str, str]:
+        with self.cursor() as cur:
+            rows = cur.execute("SELECT key, pdf_sha256 FROM papers").fetchall()
+        return {k: s or "" for k, s in rows}
+
+    def chunks(self, paper_key: str | None = None) -> list[Chunk]:
+        sql = "SELECT chunk_id, paper_key, page, start_offset, end_offset, text FROM chunks"
+        with self.cursor() as cur:
+            if paper_key is None:
+                rows = cur.execute(sql + " ORDER BY paper_key, page, start_offset").fetchall()
+            else:
+                rows = cur.execute(
+                    sql + " WHERE paper_key = ? ORDER BY page, start_offset", [paper_key]
+                ).fetchall()
+        return [Chunk(*r) for r in rows]
+
+    def meta(self, k: str, default: str = "") -> str:
+        with self.cursor() as cur:
+            row = cur.execute("SELECT v FROM meta WHERE k = ?", [k]).fetchone()
+        return row[0] if row else default
+
+    def known_file(self, sha256: str) -> bool:
+        with self.cursor() as cur:
+            return (
+                cur.execute("SELECT 1 FROM files WHERE sha256 = ?", [sha256]).fetchone() is not None
+            )
+
+    def apply_changes(
+        self,
+        *,
+        papers: Iterable[tuple[Paper, str]],
+        chunks: dict[str, Sequence[Chunk]],
+        removed: Iterable[str] = (),
+        files: Iterable[tuple[str, str, str, int, int]] = (),
+        run: tuple[str, datetime, str, dict[str, Any]] | None = None,
+    ) -> str:
+        """Write papers (with their PDF sha), replace the chunks of the given keys, remove keys,
+        record files and the ingest run: all in one transaction. Returns the new generation."""
+        generation = uuid.uuid4().hex[:12]
+        with self.transaction() as cur:
+            for key in list(removed):
+                cur.execute("DELETE FROM chunks WHERE paper_key = ?", [key])
+                cur.execute("DELETE FROM papers WHERE key = ?", [key])
+            for paper, sha in papers:
+                cur.execute("DELETE FROM papers WHERE key = ?", [paper.key])
+                cur.execute(
+                    f"INSERT INTO papers ({_PAPER_COLUMNS}) VALUES ({', '.join('?' * 20)})",
+                    paper_to_row(paper, sha),
+                )
+            for key, items in chunks.items():
+                cur.execute("DELETE FROM chunks WHERE paper_key = ?", [key])
+                if items:
+                    cur.executemany(
+                        "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?)",
+                        [(c.chunk_id, c.paper_key, c.page, c.start, c.end, c.text) for c in items],
+                    )
+            for sha, name, original, size, pages in files:
+                cur.execute(
+                    "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)",
+                    [sha, name, original, size, pages, _now()],
+                )
+            if run is not None:
+                run_id, started, user, report = run
+                cur.execute(
+                    "INSERT INTO ingest_runs VALUES (?, ?, ?, ?, ?)",
+                    [run_id, started, _now(), user, json.dumps(report)],
+                )
+            cur.execute("INSERT OR REPLACE INTO meta VALUES ('generation', ?)", [generation])
+        return generation
+
+    # ---- verification log ----------------------------------------------------------------
+    def log_run(
+        self,
+        *,
+        run_id: str,
+        source: str,
+        user: str | None,
+        citations: Sequence[Citation],
+        result: dict[str, Any],
+        question: str = "",
+        answer: str = "",
+        mode: str = "",
+        backend: str = "",
+        model: str = "",
+        latency_ms: float = 0.0,
+        retrieved: Sequence[str] = (),
+    ) -> None:
+        now = _now()
+        who = user or "anonymous"
+        rows = []
+        for i, c in enumerate(citations):
+            m, ev = c.mention, c.evidence
+            rows.append(
+                (run_id, i, now, who, source, m.marker, m.start, m.end, m.first_author, m.year,
+                 c.paper_key, c.via, c.status, float(c.score), c.claim,
+                 ev.chunk_id if ev else None, ev.page if ev else None, ev.text if ev else None,
+                 backend, model)
+            )  # fmt: skip
+        with self.transaction() as cur:
+            cur.execute(
+                "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [run_id, now, who, source, question, answer, mode, backend, model,
+                 latency_ms, json.dumps(list(retrieved)), json.dumps(result)],
+            )  # fmt: skip
+            if rows:
+                cur.executemany(f"INSERT INTO citation_log VALUES ({', '.join('?' * 20)})", rows)
+
+    def run(self, run_id: str) -> dict[str, Any] | None:
+        """The stored JSON result of an ask or verify run, with who/when/source."""
+        with self.cursor() as cur:
+            row = cur.execute(
+                "SELECT result, username, created_at, source FROM runs WHERE run_id = ?", [run_id]
+            ).fetchone()
+        if row is None:
+            return None
+        out: dict[str, Any] = json.loads(row[0])
+        out.update(user=row[1], created_at=row[2].isoformat(), source=row[3])
+        return out
+
+    def history(self, user: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+        sql = "SELECT run_id, created_at, username, source, question, mode FROM runs"
+        args: list[Any] = []
+        if user is not None:
+            sql += " WHERE username = ?"
+            args.append(user)
+        sql += " ORDER BY created_at DESC LIMIT ?"
+        args.append(limit)
+        with self.cursor() as cur:
+            rows = cur.execute(sql, args).fetchall()
+        keys = ("id", "created_at", "user", "source", "question", "mode")
+        return [dict(zip(keys, r, strict=True)) for r in rows]
+
+    def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Read-only audit queries (see audit.py); never built from user input."""
+        with self.cursor() as cur:
+            return cur.execute(sql, list(args)).fetchall()
+
+    # ---- audit queries (the Audit page and `audit` reports) ---------------------------------
+    def counts_by_status(self, user: str | None = None) -> dict[str, int]:
+        where, args = ("WHERE username = ?", [user]) if user else ("", [])
+        rows = self.query(f"SELECT status, count(*) FROM citation_log {where} GROUP BY 1", args)
+        return {s: int(n) for s, n in rows}
+
+    def counts_by_paper(self) -> list[tuple[str, str, int]]:
+        """(paper_key, status, count), most cited first; unresolved citations have key ''."""
+        return [
+            (k or "", s, int(n))
+            for k, s, n in self.query(
+                "SELECT paper_key, status, count(*) AS n FROM citation_log "
+                "GROUP BY 1, 2 ORDER BY sum(count(*)) OVER (PARTITION BY paper_key) DESC, 1, 2"
+            )
+        ]
+
+    def counts_over_time(self, bucket: str = "day") -> list[tuple[datetime, str, int]]:
+        if bucket not in {"hour", "day", "week", "month"}:
+            raise StoreError(f"unknown time bucket {bucket!r}")
+        return [
+            (t, s, int(n))
+            for t, s, n in self.query(
+                f"SELECT date_trunc('{bucket}', created_at) AS t, status, count(*) "
+                "FROM citation_log GROUP BY 1, 2 ORDER BY 1, 2"
+            )
+        ]
+
+    def counts_by_backend(self) -> list[tuple[str, str, str, int]]:
+        return [
+            (b, m, s, int(n))
+            for b, m, s, n in self.query(
+                "SELECT backend, model, status, count(*) FROM citation_log "
+                "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
+            )
+        ]
+
+    def flagged(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The latest citations that are not verified, with their question for drill-down."""
+        rows = self.query(
+            "SELECT c.run_id, c.created_at, c.username, c.source, c.marker, c.status, c.claim, "
+            "c.paper_key, c.evidence_page, c.evidence_text, c.score, r.question "
+            "FROM citation_log c JOIN runs r USING (run_id) WHERE c.status <> 'verified' "
+            "ORDER BY c.created_at DESC, c.idx LIMIT ?",
+            [limit],
+        )
+        keys = ("run_id", "created_at", "user", "source", "marker", "status", "claim",
+                "paper_key", "page", "evidence", "score", "question")  # fmt: skip
+        return [dict(zip(keys, r, strict=True)) for r in rows]
+
+    def count(self, table: str) -> int:
+        if table not in {"papers", "chunks", "files", "runs", "citation_log", "ingest_runs"}:
+            raise StoreError(f"unknown table {table}")
+        with self.cursor() as cur:
+            row = cur.execute(f"SELECT count(*) FROM {table}").fetchone()
+        return int(row[0]) if row else 0
+
+
+def close_all() -> None:
+    """Close every parent connection (tests, and before a backup is restored)."""
+    with _CONNECTIONS_LOCK:
+        for con in _CONNECTIONS.values():
+            con.close()
+        _CONNECTIONS.clear()
+
+
+def close(path: Path | str) -> None:
+    key = str(Path(path).resolve())
+    with _CONNECTIONS_LOCK:
+        con = _CONNECTIONS.pop(key, None)
+    if con is not None:
+        con.close()

@@ -1,0 +1,132 @@
+"""The DuckDB catalog and verification log: migrations, atomic changes, audit queries, threads."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from research_assistant import store as store_mod
+from research_assistant.errors import StoreError
+from research_assistant.models import Chunk, Citation, Evidence, Mention, Name, Paper
+from research_assistant.store import Store
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Store:
+    s = Store.open(tmp_path / "catalog.duckdb")
+    yield s
+    store_mod.close(tmp_path / "catalog.duckdb")
+
+
+def paper(key: str, **kw: object) -> Paper:
+    base = dict(
+        key=key,
+        title=f"Title of {key}",
+        authors=(Name("Smith", "Jane"), Name("Organisation X", corporate=True)),
+        year=2020,
+        label=f"Smith and Organisation X, 2020{key[-1]}",
+        files=("a.pdf",),
+        fields=(("journal", "J. Test"),),
+        pdf=f"{key}.pdf",
+        pages=3,
+        chunks=2,
+    )
+    base.update(kw)
+    return Paper(**base)  # type: ignore[arg-type]
+
+
+def chunk(key: str, i: int) -> Chunk:
+    return Chunk(f"{key}:p1:{i}", key, 1, i * 10, i * 10 + 9, f"text {i} of {key}")
+
+
+def test_migrations_are_numbered_and_idempotent(tmp_path: Path) -> None:
+    path = tmp_path / "c.duckdb"
+    s = Store.open(path)
+    assert s.migrations() == ["m001_catalog", "m002_verification_log"]
+    s.migrate()
+    assert s.migrations() == ["m001_catalog", "m002_verification_log"]
+    store_mod.close(path)
+
+
+def test_papers_round_trip_every_field(db: Store) -> None:
+    p = paper("k1")
+    db.apply_changes(papers=[(p, "abc")], chunks={"k1": [chunk("k1", 0), chunk("k1", 1)]})
+    assert db.papers() == [p]
+    assert db.paper_shas() == {"k1": "abc"}
+    assert [c.chunk_id for c in db.chunks("k1")] == ["k1:p1:0", "k1:p1:1"]
+
+
+def test_apply_changes_replaces_and_removes(db: Store) -> None:
+    g1 = db.apply_changes(
+        papers=[(paper("k1"), "a"), (paper("k2"), "b")],
+        chunks={"k1": [chunk("k1", 0)], "k2": [chunk("k2", 0)]},
+    )
+    g2 = db.apply_changes(papers=[], chunks={"k1": [chunk("k1", 5)]}, removed=["k2"])
+    assert g1 != g2 and db.meta("generation") == g2
+    assert [p.key for p in db.papers()] == ["k1"]
+    assert [c.chunk_id for c in db.chunks()] == ["k1:p1:5"]
+
+
+def test_a_failed_change_rolls_back(db: Store) -> None:
+    db.apply_changes(papers=[(paper("k1"), "a")], chunks={"k1": [chunk("k1", 0)]})
+    dup = chunk("k2", 0)
+    with pytest.raises(StoreError):
+        # the same chunk id twice violates the primary key half way through
+        db.apply_changes(papers=[(paper("k2"), "b")], chunks={"k2": [dup, dup]})
+    assert [p.key for p in db.papers()] == ["k1"]
+    assert len(db.chunks()) == 1
+
+
+def citation(status: str, key: str | None = "k1") -> Citation:
+    m = Mention("[Smith, 2020]", 5, 18, "Smith", year="2020")
+    return Citation(m, status, key, score=0.5, claim="A claim.", evidence=Evidence("c1", 2, "q"))
+
+
+def test_log_and_audit_queries(db: Store) -> None:
+    db.log_run(run_id="r1", source="ask", user="ann", question="Q?", answer="A [Smith, 2020].",
+               mode="answer", backend="extractive", model="m",
+               citations=[citation("verified"), citation("unsupported")], result={"id": "r1"})  # fmt: skip
+    db.log_run(run_id="r2", source="verify", user="bob",
+               citations=[citation("unknown_source", None)], result={"id": "r2"})  # fmt: skip
+    assert db.count("citation_log") == 3
+    assert db.counts_by_status() == {"verified": 1, "unsupported": 1, "unknown_source": 1}
+    assert db.counts_by_status(user="bob") == {"unknown_source": 1}
+    assert ("k1", "verified", 1) in db.counts_by_paper()
+    assert sum(n for _, _, n in db.counts_over_time()) == 3
+    assert ("extractive", "m", "verified", 1) in db.counts_by_backend()
+    flagged = db.flagged()
+    assert {f["status"] for f in flagged} == {"unsupported", "unknown_source"}
+    assert {f["user"] for f in flagged} == {"ann", "bob"}
+    assert db.run("r1")["user"] == "ann"
+    assert [h["id"] for h in db.history("ann")] == ["r1"]
+    assert db.run("missing") is None
+
+
+def test_threads_each_use_their_own_cursor(db: Store) -> None:
+    errors: list[BaseException] = []
+
+    def work(n: int) -> None:
+        try:
+            for i in range(20):
+                db.log_run(run_id=f"t{n}-{i}", source="ask", user=f"u{n}",
+                           citations=[citation("verified")], result={})  # fmt: skip
+                db.papers()
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert db.count("runs") == 160 and db.count("citation_log") == 160
+
+
+def test_unknown_table_and_bucket_are_refused(db: Store) -> None:
+    with pytest.raises(StoreError):
+        db.count("papers; DROP TABLE papers")
+    with pytest.raises(StoreError):
+        db.counts_over_time("fortnight")
