@@ -124,14 +124,8 @@ def _read_bibs(
         problems.extend(result.problems)
         for paper in result.papers:
             if paper.key in entries:
-                problems.append(
-                    BibProblem(
-                        bib.name,
-                        0,
-                        paper.key,
-                        "key already defined in an earlier .bib of this run; the first one is kept",
-                    )  # fmt: skip
-                )
+                msg = "key already defined in an earlier .bib of this run; the first is kept"
+                problems.append(BibProblem(bib.name, 0, paper.key, msg))
                 continue
             entries[paper.key] = paper
     return entries, problems, skipped, count
@@ -181,8 +175,9 @@ def plan(
         try:
             size = p.stat().st_size
             if size > max_bytes:
-                skipped.append(Skipped(str(p), f"{p.name} is {size // 2**20} MiB, over the "
-                                       f"{max_bytes // 2**20} MiB limit: split or compress it"))  # fmt: skip
+                limit = max_bytes // 2**20
+                msg = f"{p.name} is {size // 2**20} MiB, over the {limit} MiB limit: split it"
+                skipped.append(Skipped(str(p), msg))
                 continue
             data = p.read_bytes()
         except OSError as e:

@@ -119,9 +119,8 @@ def ask(
     passages = state.index.retrieve(question, top_k)
     registry = frozenset(p.chunk.chunk_id for p in passages)
     request = _request(state, question, passages)
-    step(
-        f"Retrieved {len(passages)} passages from {len({p.paper_key for p in request.passages})} papers"
-    )
+    n_papers = len({p.paper_key for p in request.passages})
+    step(f"Retrieved {len(passages)} passages from {n_papers} papers")
     if request.passages:
         step(f"Answering with {answerer.backend} ({answerer.model})")
         draft = answerer.answer(request, on_text)

@@ -1,4 +1,4 @@
-"""The only duckdb import: the catalog (papers, files, chunks, ingest runs) and the verification log.
+"""The only duckdb import: the catalog (papers, files, chunks, ingest runs) and the log.
 
 DuckDB allows one process per database file and raises when threads share a connection, so the
 process keeps one parent connection per file (``Store.open``) and every call works on its own

@@ -85,9 +85,11 @@ def citation(status: str, key: str | None = "k1") -> Citation:
 
 
 def test_log_and_audit_queries(db: Store) -> None:
-    db.log_run(run_id="r1", source="ask", user="ann", question="Q?", answer="A [Smith, 2020].",
-               mode="answer", backend="extractive", model="m",
-               citations=[citation("verified"), citation("unsupported")], result={"id": "r1"})  # fmt: skip
+    two = [citation("verified"), citation("unsupported")]
+    db.log_run(
+        run_id="r1", source="ask", user="ann", question="Q?", answer="A.", mode="answer",
+        backend="extractive", model="m", citations=two, result={},
+    )  # fmt: skip
     db.log_run(run_id="r2", source="verify", user="bob",
                citations=[citation("unknown_source", None)], result={"id": "r2"})  # fmt: skip
     assert db.count("citation_log") == 3
