@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from research_assistant import bibtex, matching
-from research_assistant.errors import BibtexError, PdfError
+from research_assistant.errors import BibtexError
 from research_assistant.index import chunk_paper
 from research_assistant.models import (
     BibProblem,
@@ -26,6 +26,7 @@ from research_assistant.models import (
     PdfInfo,
     Skipped,
 )
+from research_assistant.pdfjob import read_or_reason
 
 Progress = Callable[[int, int, str], None]
 PDF_SUFFIXES = {".pdf"}
@@ -75,18 +76,6 @@ def collect(paths: Sequence[Path]) -> tuple[list[Path], list[Path], list[Skipped
     return pdfs, bibs, skipped
 
 
-def _read(path: str) -> PdfInfo | str:
-    """Worker: a PdfInfo, or the readable reason the PDF cannot be used."""
-    from research_assistant.pdf import read_pdf
-
-    try:
-        return read_pdf(Path(path))
-    except PdfError as e:
-        return str(e)
-    except Exception as e:
-        return f"{Path(path).name}: could not be read ({type(e).__name__}: {e})"
-
-
 def read_pdfs(
     paths: Sequence[Path], workers: int, progress: Progress | None
 ) -> list[PdfInfo | str]:
@@ -95,13 +84,14 @@ def read_pdfs(
     if workers > 1 and total >= POOL_MIN_FILES:
         ctx = multiprocessing.get_context("forkserver")
         with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            for i, result in enumerate(pool.map(_read, [str(p) for p in paths], chunksize=1)):
+            jobs = pool.map(read_or_reason, [str(p) for p in paths], chunksize=1)
+            for i, result in enumerate(jobs):
                 results.append(result)
                 if progress:
                     progress(i + 1, total, paths[i].name)
     else:
         for i, p in enumerate(paths):
-            results.append(_read(str(p)))
+            results.append(read_or_reason(str(p)))
             if progress:
                 progress(i + 1, total, p.name)
     return results

@@ -1,0 +1,253 @@
+"""The library folder over the real corpus: matching, bad files, atomic writes, idempotence."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from research_assistant import store as store_mod
+from research_assistant.errors import LibraryError
+from research_assistant.index import SearchIndex
+from research_assistant.library import Library, safe_name
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def open_fresh(path: Path) -> Library:
+    store_mod.close(path / "catalog.duckdb")
+    return Library.open(path)
+
+
+@pytest.fixture(scope="module")
+def corpus_lib(tmp_path_factory: pytest.TempPathFactory) -> tuple[Library, object]:
+    corpus = ROOT.parent / "shared" / "corpus"
+    if not (corpus / "library.bib").is_file():
+        pytest.skip(f"the shared test corpus is absent ({corpus})")
+    lib = Library.open(tmp_path_factory.mktemp("corpus") / "lib")
+    report = lib.ingest([*sorted(corpus.glob("*.pdf")), corpus / "odd", corpus / "library.bib"])
+    return lib, report
+
+
+def test_every_text_pdf_is_matched_by_its_file_field(corpus_lib, corpus: Path) -> None:
+    lib, report = corpus_lib
+    text_pdfs = sorted(p.name for p in corpus.glob("*.pdf"))
+    matched = {Path(m.pdf).name: m for m in report.matches}
+    assert all(matched[name].method == "file" and matched[name].key for name in text_pdfs)
+    assert len(report.added) == 19  # 18 text PDFs + odd/copy-protected.pdf, all from library.bib
+    assert report.unmatched_pdfs == () and report.entries_without_pdf == ()
+    assert {p.key: p.pdf is not None for p in lib.papers()} == {k: True for k in report.added}
+
+
+def test_odd_files_are_skipped_or_flagged_with_a_reason(corpus_lib) -> None:
+    lib, report = corpus_lib
+    skipped = {Path(s.path).name: s.reason for s in report.skipped}
+    assert list(skipped) == ["calculus00marciala_p43.pdf"]
+    assert "no text layer" in skipped["calculus00marciala_p43.pdf"]
+    protected = [p for p in lib.papers() if p.key.startswith("shen")]
+    assert protected and protected[0].chunks > 0  # encrypted with an empty password: readable
+
+
+def test_matching_without_file_fields_uses_doi_and_title(tmp_path: Path, corpus: Path) -> None:
+    bib = (corpus / "library.bib").read_text(encoding="utf-8")
+    stripped = re.sub(r"^\s*file\s*=\s*\{[^}]*\},?\s*$", "", bib, flags=re.M | re.I)
+    assert "file" not in re.findall(r"^\s*(\w+)\s*=", stripped, flags=re.M)
+    (tmp_path / "nofile.bib").write_text(stripped, encoding="utf-8")
+    expected = {
+        m.group(2).strip(): m.group(1)
+        for m in re.finditer(r"@\w+\{([^,]+),.*?file\s*=\s*\{([^}]*)\}", bib, flags=re.S)
+    }
+    pdfs = sorted(corpus.glob("*.pdf"))
+    lib = Library.open(tmp_path / "lib")
+    report = lib.ingest([*pdfs, tmp_path / "nofile.bib"])
+    got = {Path(m.pdf).name: m.key for m in report.matches}
+    right = sum(got[p.name] == expected[p.name] for p in pdfs)
+    print(f"matched without file fields: {right}/{len(pdfs)}")
+    assert right / len(pdfs) >= 0.95
+    assert all(m.method in {"doi", "arxiv", "title"} for m in report.matches if m.key)
+
+
+def test_a_second_ingest_of_the_same_files_changes_nothing(corpus_lib, corpus: Path) -> None:
+    lib, _ = corpus_lib
+    generation = lib.store.meta("generation")
+    runs = lib.store.count("ingest_runs")
+    report = lib.ingest([*sorted(corpus.glob("*.pdf")), corpus / "library.bib"])
+    assert report.added == () and report.updated == ()
+    assert len(report.unchanged) == 19  # every entry of library.bib, PDFs included
+    assert lib.store.meta("generation") == generation
+    assert lib.store.count("ingest_runs") == runs
+
+
+def test_library_reloads_without_parsing_pdfs(corpus_lib, monkeypatch) -> None:
+    lib, _ = corpus_lib
+    import research_assistant.pdf as pdf
+
+    monkeypatch.setattr(pdf, "read_pdf", lambda *a, **k: pytest.fail("PDF parsed on load"))
+    again = open_fresh(lib.root)
+    assert [p.key for p in again.papers()] == [p.key for p in lib.papers()]
+    hits = again.index.retrieve("MapReduce master worker failure re-execution", 3)
+    assert hits[0].chunk.paper_key == "deanMapReduceSimplifiedData2004"
+
+
+def test_papers_json_contract(corpus_lib) -> None:
+    lib, _ = corpus_lib
+    row = next(p.to_dict() for p in lib.papers() if p.key == "deanMapReduceSimplifiedData2004")
+    assert row["label"] == "Dean and Ghemawat, 2004" and row["year"] == 2004
+    assert row["metadata"] == "bibtex" and row["pdf"].endswith(".pdf") and row["pages"] == 13
+    assert row["chunks"] > 13
+    assert set(row) == {"key", "label", "title", "authors", "year", "pdf", "pages", "chunks",
+                        "metadata"}  # fmt: skip
+
+
+@pytest.fixture
+def two_papers(tmp_path: Path, corpus: Path) -> Library:
+    lib = Library.open(tmp_path / "lib")
+    lib.ingest([corpus / "map-reduce.pdf", corpus / "smith07.pdf", corpus / "library.bib"])
+    return lib
+
+
+def test_a_crash_before_the_catalog_commit_keeps_the_old_library(
+    two_papers: Library, corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = [(p.key, p.label, p.pdf) for p in two_papers.papers()]
+
+    def boom(*a, **k):
+        raise KeyboardInterrupt("killed")
+
+    monkeypatch.setattr(two_papers.store, "apply_changes", boom)
+    with pytest.raises(KeyboardInterrupt):
+        two_papers.ingest([corpus / "pasa.pdf"])
+    monkeypatch.undo()
+    again = open_fresh(two_papers.root)
+    assert [(p.key, p.label, p.pdf) for p in again.papers()] == before
+    assert len(again.index) == len(two_papers.index)
+
+
+def test_a_crash_after_the_catalog_commit_rebuilds_the_index(
+    two_papers: Library, corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def boom(self, folder):
+        raise KeyboardInterrupt("killed before the index was saved")
+
+    monkeypatch.setattr(SearchIndex, "save", boom)
+    with pytest.raises(KeyboardInterrupt):
+        two_papers.ingest([corpus / "pasa.pdf"])
+    monkeypatch.undo()
+    again = open_fresh(two_papers.root)
+    keys = {p.key for p in again.papers() if p.pdf}
+    assert "hePaSaLLMAgent2025" in keys  # the catalog committed, so the paper is there
+    assert again.index.retrieve("PaSa paper search agent", 1)[0].chunk.paper_key in keys
+    assert again.index.generation == again.store.meta("generation")
+
+
+def test_an_ingest_killed_part_way_leaves_a_loadable_library(
+    two_papers: Library, corpus: Path
+) -> None:
+    before = {p.key for p in two_papers.papers()}
+    store_mod.close(two_papers.root / "catalog.duckdb")  # one process per DuckDB file
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "research_assistant", "--library", str(two_papers.root),
+         "ingest", str(corpus)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    time.sleep(3.0)  # mid-ingest on this corpus: the whole run takes longer than this
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    again = Library.open(two_papers.root)
+    keys = {p.key for p in again.papers()}
+    assert before <= keys  # either the old library, or the old one plus the completed run
+    assert again.index.generation == again.store.meta("generation")
+    for key in keys:
+        if again.paper(key).pdf:
+            assert again.pdf_path(key) is not None
+
+
+def test_bad_files_are_skipped_with_reasons_and_good_ones_kept(
+    tmp_path: Path, corpus: Path
+) -> None:
+    (tmp_path / "empty.pdf").write_bytes(b"")
+    (tmp_path / "image.pdf").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 100)
+    (tmp_path / "truncated.pdf").write_bytes((corpus / "smith07.pdf").read_bytes()[:3000])
+    (tmp_path / "notes.txt").write_text("hello")
+    (tmp_path / "broken.bib").write_text("@article{ok2020, title={Fine}, author={A, B}, year=2020}"
+                                         "\n@article{bad, title={Unclosed\n", encoding="utf-8")  # fmt: skip
+    lib = Library.open(tmp_path / "lib")
+    report = lib.ingest([
+        tmp_path / "empty.pdf", tmp_path / "image.pdf", tmp_path / "truncated.pdf",
+        tmp_path / "notes.txt", tmp_path / "missing.pdf", tmp_path / "broken.bib",
+        corpus / "map-reduce.pdf",
+    ])  # fmt: skip
+    reasons = {Path(s.path).name: s.reason for s in report.skipped}
+    assert set(reasons) == {"empty.pdf", "image.pdf", "truncated.pdf", "notes.txt", "missing.pdf"}
+    for name, reason in reasons.items():
+        if name.endswith(".pdf") and name != "missing.pdf":
+            assert name in reason  # the message names the file
+    assert "ok2020" in report.added
+    assert report.problems  # the unclosed entry is reported, not fatal
+    assert report.unmatched_pdfs == (str(corpus / "map-reduce.pdf"),)
+    inferred = [p for p in lib.papers() if p.metadata == "inferred"]
+    assert len(inferred) == 1 and "MapReduce" in inferred[0].title
+    assert "ok2020" in report.entries_without_pdf
+
+
+def test_replacing_a_changed_file_and_removing_a_paper(tmp_path: Path, corpus: Path) -> None:
+    bib = tmp_path / "one.bib"
+    bib.write_text("@article{dean2004, title={MapReduce: Simplified Data Processing on Large "
+                   "Clusters}, author={Dean, Jeffrey and Ghemawat, Sanjay}, year={2004}, "
+                   "file={paper.pdf}}", encoding="utf-8")  # fmt: skip
+    shutil.copy(corpus / "map-reduce.pdf", tmp_path / "paper.pdf")
+    lib = Library.open(tmp_path / "lib")
+    assert lib.ingest([tmp_path / "paper.pdf", bib]).added == ("dean2004",)
+    old_pdf = lib.paper("dean2004").pdf
+    shutil.copy(corpus / "smith07.pdf", tmp_path / "paper.pdf")  # same name, new content
+    report = lib.ingest([tmp_path / "paper.pdf", bib])
+    assert report.updated == ("dean2004",)
+    assert lib.paper("dean2004").pdf != old_pdf
+    assert not (lib.pdf_dir / old_pdf).exists()
+    assert {c.chunk_id.split(":")[0] for c in lib.chunks_of("dean2004")} == {
+        f"dean2004@{lib.store.paper_shas()['dean2004'][:8]}"
+    }
+    lib.remove("dean2004")
+    assert lib.paper("dean2004") is None and lib.chunks_of("dean2004") == []
+    assert list(lib.pdf_dir.glob("*.pdf")) == []
+    with pytest.raises(LibraryError):
+        lib.remove("dean2004")
+
+
+def test_labels_get_suffixes_when_a_colliding_paper_arrives(tmp_path: Path) -> None:
+    lib = Library.open(tmp_path / "lib")
+    a = tmp_path / "a.bib"
+    a.write_text("@article{s1, title={Beta}, author={Smith, J}, year=2020}", encoding="utf-8")
+    lib.ingest([a])
+    assert lib.paper("s1").label == "Smith, 2020"
+    b = tmp_path / "b.bib"
+    b.write_text("@article{s2, title={Alpha}, author={Smith, K}, year=2020}", encoding="utf-8")
+    lib.ingest([b])
+    assert (lib.paper("s2").label, lib.paper("s1").label) == ("Smith, 2020a", "Smith, 2020b")
+
+
+def test_assign_pdf_fixes_a_wrong_match(two_papers: Library, tmp_path: Path) -> None:
+    bib = tmp_path / "x.bib"
+    bib.write_text("@misc{other, title={Something else}, author={Other, O}, year=1999}", "utf-8")
+    two_papers.ingest([bib])
+    two_papers.assign_pdf("deanMapReduceSimplifiedData2004", "other")
+    assert two_papers.paper("other").pdf and two_papers.chunks_of("other")
+    assert two_papers.paper("deanMapReduceSimplifiedData2004").pdf is None
+    assert two_papers.chunks_of("deanMapReduceSimplifiedData2004") == []
+    hit = two_papers.index.retrieve("MapReduce master worker", 1)[0]
+    assert hit.chunk.paper_key == "other"
+
+
+@pytest.mark.parametrize("key", ["../../etc/passwd", "a/b\\c", "..", "", "x" * 500, "ü:ß"])
+def test_pdf_copy_names_cannot_escape_the_folder(key: str) -> None:
+    name = safe_name(key, "0" * 64)
+    assert "/" not in name and "\\" not in name and not name.startswith(".")
+    assert name.endswith(".pdf") and len(name) < 100
