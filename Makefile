@@ -14,7 +14,7 @@ $(STAMP): requirements.txt
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(PY) -m research_assistant demo
+	$(PY) -m research_assistant demo --if-empty
 
 # STREAMLIT_SERVER_PORT (default 8501) is read by streamlit itself.
 run: demo

@@ -1,0 +1,372 @@
+"""The Answerer protocol, its values, and the Claude answerer (the only module importing anthropic).
+
+Two answerers share one small interface: ``ClaudeAnswerer`` (streams from the Messages API) and
+``ExtractiveAnswerer`` (offline, in ``extractive.py``). ``make_answerer`` picks one.
+
+anthropic is imported inside ``ClaudeAnswerer`` rather than at the top: importing it takes about
+two seconds, and the offline path (CLI, benchmarks, the extractive answerer, which imports the
+values below) must not pay for a client it never builds.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from research_assistant import prompts, settings
+from research_assistant.errors import LLMError
+from research_assistant.text import fold
+
+if TYPE_CHECKING:
+    import anthropic
+
+__all__ = [
+    "BACKENDS",
+    "AnswerRequest",
+    "Answerer",
+    "CitedSpan",
+    "ClaudeAnswerer",
+    "Draft",
+    "RepairNote",
+    "SourcePassage",
+    "allowed_labels",
+    "make_answerer",
+    "passage_source",
+]
+
+BACKENDS = ("anthropic", "extractive")
+# A short paragraph of cited prose needs a few hundred tokens; 1024 leaves room for a long one.
+DEFAULT_MAX_TOKENS = 1024
+NO_KEY_MESSAGE = (
+    "No Anthropic API key: set ANTHROPIC_API_KEY or use --backend extractive "
+    "(the offline answerer needs no key)."
+)
+
+
+@dataclass(frozen=True)
+class SourcePassage:
+    """A retrieved chunk as the answerer sees it; ``label`` is its paper's author-year label."""
+
+    label: str
+    paper_key: str
+    title: str
+    page: int
+    chunk_id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class AnswerRequest:
+    question: str
+    passages: tuple[SourcePassage, ...]
+
+
+@dataclass(frozen=True)
+class CitedSpan:
+    """A span the answerer says it drew on (Claude's citations feature, or the extractive
+    answerer's copied sentence): an evidence candidate; ``verify`` still decides."""
+
+    label: str
+    chunk_id: str
+    cited_text: str
+
+
+@dataclass(frozen=True)
+class Draft:
+    text: str
+    model: str
+    backend: str
+    refused: bool = False
+    cited_spans: tuple[CitedSpan, ...] = ()
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class RepairNote:
+    """One failing citation of a draft: its marker, the claim it supports, its status and why."""
+
+    marker: str
+    claim: str
+    status: str
+    reason: str
+
+
+class Answerer(Protocol):
+    backend: str  # "anthropic" | "extractive"
+    model: str
+
+    def answer(
+        self, request: AnswerRequest, on_text: Callable[[str], None] | None = None
+    ) -> Draft: ...
+
+    def repair(
+        self,
+        request: AnswerRequest,
+        draft: Draft,
+        notes: Sequence[RepairNote],
+        on_text: Callable[[str], None] | None = None,
+    ) -> Draft: ...
+
+
+def make_answerer(
+    backend: str,
+    *,
+    model: str = settings.DEFAULT_MODEL,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    timeout_s: float = 60.0,
+    max_retries: int = 2,
+) -> Answerer:
+    """The answerer for ``backend``; raises LLMError for an unknown backend or a missing key."""
+    if backend == "extractive":
+        from research_assistant.extractive import ExtractiveAnswerer  # it imports this module
+
+        return ExtractiveAnswerer()
+    if backend == "anthropic":
+        # Anthropic() constructs without a key and fails only at the first request, so decide
+        # here. SEE: issue 4, "Pitfalls already found".
+        key = api_key or os.environ.get("ANTHROPIC_API_KEY", "")
+        if not key.strip():
+            raise LLMError(NO_KEY_MESSAGE, retryable=False)
+        return ClaudeAnswerer(
+            key, model=model, base_url=base_url, timeout_s=timeout_s, max_retries=max_retries
+        )
+    raise LLMError(
+        f"Unknown answer backend {backend!r}: use one of {', '.join(BACKENDS)}.", retryable=False
+    )
+
+
+def allowed_labels(passages: Sequence[SourcePassage]) -> tuple[str, ...]:
+    """The distinct labels of the passages, in retrieval order: the closed world of citations."""
+    return tuple(dict.fromkeys(p.label for p in passages))
+
+
+def passage_source(passage: SourcePassage) -> str:
+    """The ``source`` of a passage's search_result block; Claude echoes it in its citations."""
+    return f"{passage.paper_key}#p{passage.page}#{passage.chunk_id}"
+
+
+def refusal_draft(model: str, backend: str) -> Draft:
+    return Draft(text=prompts.REFUSAL_TEXT, model=model, backend=backend, refused=True)
+
+
+def is_refusal(text: str) -> bool:
+    """True when the answer is the refusal sentence (possibly with a remark) and cites nothing."""
+    return fold(text).startswith(fold(prompts.REFUSAL_TEXT).rstrip(".")) and "[" not in text
+
+
+class ClaudeAnswerer:
+    """Answers with Claude through the streaming Messages API.
+
+    Each passage goes to Claude as a ``search_result`` block with citations enabled, so Claude
+    returns the exact ``cited_text`` it drew on; those spans become ``Draft.cited_spans``.
+    Citations cannot be combined with structured JSON output (the API answers 400), so the
+    answer is plain prose with ``[Label]`` markers. Retries and timeouts are the SDK's own.
+    """
+
+    backend = "anthropic"
+
+    def __init__(
+        self,
+        api_key: str,
+        *,
+        model: str = settings.DEFAULT_MODEL,
+        base_url: str | None = None,
+        timeout_s: float = 60.0,
+        max_retries: int = 2,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
+        use_citations: bool = True,
+    ) -> None:
+        import anthropic
+
+        self.model = model
+        self.max_tokens = max_tokens
+        self.use_citations = use_citations
+        self.timeout_s = timeout_s
+        self.max_retries = max_retries
+        self._client = anthropic.Anthropic(
+            api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=max_retries
+        )
+
+    def answer(self, request: AnswerRequest, on_text: Callable[[str], None] | None = None) -> Draft:
+        if not request.passages:
+            return refusal_draft(self.model, self.backend)
+        messages = [{"role": "user", "content": self._question_content(request)}]
+        return self._stream(request, messages, on_text)
+
+    def repair(
+        self,
+        request: AnswerRequest,
+        draft: Draft,
+        notes: Sequence[RepairNote],
+        on_text: Callable[[str], None] | None = None,
+    ) -> Draft:
+        if not notes:
+            return draft
+        if not request.passages:
+            return refusal_draft(self.model, self.backend)
+        problems = "\n".join(
+            prompts.REPAIR_PROBLEM_LINE.format(
+                marker=n.marker, claim=" ".join(n.claim.split()), status=n.status, reason=n.reason
+            )
+            for n in notes
+        )
+        repair_text = prompts.REPAIR_PROMPT.format(
+            problems=problems, allowed_labels=_labels_block(request)
+        )
+        messages: list[dict[str, Any]] = [
+            {"role": "user", "content": self._question_content(request)},
+            {"role": "assistant", "content": draft.text.strip() or prompts.REFUSAL_TEXT},
+            {"role": "user", "content": repair_text},
+        ]
+        return self._stream(request, messages, on_text)
+
+    def _question_content(self, request: AnswerRequest) -> list[dict[str, Any]]:
+        question = prompts.USER_PROMPT.format(
+            question=" ".join(request.question.split()), allowed_labels=_labels_block(request)
+        )
+        if not self.use_citations:
+            passages = prompts.PASSAGE_SEPARATOR.join(
+                prompts.PASSAGE_TEMPLATE.format(
+                    label=p.label, title=p.title, page=p.page, text=p.text
+                )
+                for p in request.passages
+            )
+            return [
+                {"type": "text", "text": prompts.PASSAGES_HEADER + passages + "\n\n" + question}
+            ]
+        blocks: list[dict[str, Any]] = [
+            {
+                "type": "search_result",
+                "source": passage_source(p),
+                "title": p.label,
+                "content": [{"type": "text", "text": p.text}],
+                "citations": {"enabled": True},
+            }
+            for p in request.passages
+        ]
+        blocks.append({"type": "text", "text": question})
+        return blocks
+
+    def _stream(
+        self,
+        request: AnswerRequest,
+        messages: list[dict[str, Any]],
+        on_text: Callable[[str], None] | None,
+    ) -> Draft:
+        import anthropic
+        import httpx2  # the SDK's HTTP client; its read errors escape the SDK mid-stream
+
+        spans: list[CitedSpan] = []
+        complete = False
+        try:
+            with self._client.messages.stream(
+                model=self.model,
+                max_tokens=self.max_tokens,
+                system=prompts.SYSTEM_PROMPT,
+                messages=messages,  # type: ignore[arg-type]
+            ) as stream:
+                for event in stream:
+                    if event.type == "text":
+                        if on_text is not None and event.text:
+                            on_text(event.text)
+                    elif event.type == "citation":
+                        span = _cited_span(event.citation, request)
+                        if span is not None and span not in spans:
+                            spans.append(span)
+                    elif event.type == "message_stop":
+                        complete = True
+                message = stream.get_final_message() if complete else None
+        except anthropic.APIStatusError as exc:
+            raise _status_error(exc, self) from exc
+        except (anthropic.APITimeoutError, httpx2.TimeoutException) as exc:
+            raise LLMError(
+                f"Claude did not answer within {self.timeout_s:g} s "
+                f"(tried {self.max_retries + 1} times). Try again, or raise RA_LLM_TIMEOUT_S.",
+                retryable=True,
+            ) from exc
+        except anthropic.APIConnectionError as exc:
+            raise LLMError(
+                f"Could not reach Claude's API at {self._client.base_url} "
+                f"(tried {self.max_retries + 1} times): check the network and try again.",
+                retryable=True,
+            ) from exc
+        except (anthropic.AnthropicError, httpx2.HTTPError) as exc:
+            # A connection dropped mid-stream surfaces as a raw httpx2 read error (e.g.
+            # RemoteProtocolError: incomplete chunked read), which the SDK does not retry.
+            # SEE: issue 4, "Pitfalls already found".
+            raise _dropped() from exc
+        if message is None:
+            raise _dropped()
+        text = "".join(block.text for block in message.content if block.type == "text").strip()
+        return Draft(
+            text=text,
+            model=message.model or self.model,
+            backend=self.backend,
+            refused=is_refusal(text),
+            cited_spans=tuple(spans),
+            input_tokens=message.usage.input_tokens or 0,
+            output_tokens=message.usage.output_tokens or 0,
+        )
+
+
+def _labels_block(request: AnswerRequest) -> str:
+    return "\n".join(
+        prompts.ALLOWED_LABEL_LINE.format(label=label) for label in allowed_labels(request.passages)
+    )
+
+
+def _cited_span(citation: Any, request: AnswerRequest) -> CitedSpan | None:
+    """Map a search_result_location citation back to its passage (by source, else by index)."""
+    if getattr(citation, "type", "") != "search_result_location":
+        return None
+    by_source = {passage_source(p): p for p in request.passages}
+    passage = by_source.get(citation.source)
+    if passage is None and 0 <= citation.search_result_index < len(request.passages):
+        passage = request.passages[citation.search_result_index]
+    if passage is None:
+        return None
+    return CitedSpan(label=passage.label, chunk_id=passage.chunk_id, cited_text=citation.cited_text)
+
+
+def _dropped() -> LLMError:
+    return LLMError(
+        "The connection to Claude dropped before the answer was complete. Try again.",
+        retryable=True,
+    )
+
+
+# Error types that mean "later may work", also when they arrive as an SSE `error` event in a
+# stream that began with HTTP 200 (the SDK then reports status 200 with the body's type).
+_RETRYABLE_TYPES = {"overloaded_error", "rate_limit_error", "api_error", "timeout_error"}
+
+
+def _status_error(exc: anthropic.APIStatusError, answerer: ClaudeAnswerer) -> LLMError:
+    status, kind = exc.status_code, exc.type or ""
+    detail = exc.api_message or ""
+    tries = f"tried {answerer.max_retries + 1} times"
+    retryable = status in {408, 409, 429} or status >= 500 or kind in _RETRYABLE_TYPES
+    if status == 401 or kind == "authentication_error":
+        message = "Claude rejected the API key (401): check ANTHROPIC_API_KEY."
+    elif status == 403 or kind == "permission_error":
+        message = f"The API key may not use model {answerer.model!r} (403): {detail}"
+    elif status == 404 or kind == "not_found_error":
+        message = f"Claude model {answerer.model!r} was not found (404): set RA_MODEL."
+    elif status == 413 or kind == "request_too_large":
+        message = "The question and passages are too large for Claude (413): lower --top-k."
+    elif status == 429 or kind == "rate_limit_error":
+        message = f"Claude's rate limit was reached (429, {tries}). Try again in a minute."
+    elif status == 529 or kind == "overloaded_error":
+        message = f"Claude is overloaded (529, {tries}). Try again shortly."
+    elif retryable:
+        message = f"Claude's API failed with a server error ({status}, {tries}). Try again."
+    else:
+        message = f"Claude refused the request ({status} {kind}): {detail}"
+    message = message.rstrip(": ")
+    message += "" if message.endswith(".") else "."
+    return LLMError(
+        message + " Or use --backend extractive to answer offline.", retryable=retryable
+    )

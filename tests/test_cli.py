@@ -1,0 +1,95 @@
+"""The command line as outside tools use it: JSON contracts on stdout, errors and exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from research_assistant.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, stdin: str | None = None, env: dict[str, str] | None = None):
+    """The real entry point in a subprocess (one DuckDB process at a time)."""
+    return subprocess.run(
+        [sys.executable, "-m", "research_assistant", *args],
+        input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    lib = tmp_path_factory.mktemp("cli") / "lib"
+    result = run("--library", str(lib), "--json", "demo")
+    assert result.returncode == 0, result.stderr
+    assert len(json.loads(result.stdout)["added"]) == 4
+    return lib
+
+
+def test_papers_json(demo_dir: Path) -> None:
+    result = run("--library", str(demo_dir), "papers", "--json")
+    rows = json.loads(result.stdout)
+    assert len(rows) == 4
+    assert {r["label"] for r in rows} >= {"Okafor, 2020a", "Okafor, 2020b"}
+    assert all(r["metadata"] == "bibtex" and r["pdf"] and r["chunks"] > 0 for r in rows)
+
+
+def test_ask_json_contract(demo_dir: Path) -> None:
+    result = run("--library", str(demo_dir), "--json", "ask",
+                 "What fractal dimension do DLA clusters have in 2D?", "--top-k", "4")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["mode"] == "answer" and out["citations"]
+    assert len(out["retrieved"]) <= 4
+    c = out["citations"][0]
+    assert set(c) >= {"marker", "start", "end", "first_author", "year", "paper_key", "via",
+                      "status", "score", "claim", "evidence"}  # fmt: skip
+    assert out["answer"][c["start"] : c["end"]] == c["marker"]
+    assert "Searching" not in result.stdout  # progress never pollutes JSON
+
+
+def test_verify_from_stdin_and_export(demo_dir: Path) -> None:
+    text = "DLA clusters in 2D have a fractal dimension of about 1.71 [Lindqvist and Haddad, 2021]."
+    result = run("--library", str(demo_dir), "--json", "verify", "-", stdin=text)
+    out = json.loads(result.stdout)
+    assert out["summary"] == {"verified": 1}
+    assert out["citations"][0]["evidence"]["page"] >= 1
+    exported = run("--library", str(demo_dir), "export", out["id"], "--format", "bib")
+    assert exported.returncode == 0 and "@" in exported.stdout and "Lindqvist" in exported.stdout
+
+
+def test_ingest_reports_bad_files_and_goes_on(tmp_path: Path) -> None:
+    (tmp_path / "bad.pdf").write_bytes(b"not a pdf at all")
+    result = run("--library", str(tmp_path / "lib"), "--json", "ingest",
+                 str(tmp_path / "bad.pdf"), str(tmp_path / "nowhere.bib"))  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert {Path(s["path"]).name for s in out["skipped"]} == {"bad.pdf", "nowhere.bib"}
+    assert set(out) >= {"added", "updated", "skipped", "unmatched_pdfs", "entries_without_pdf"}
+
+
+def test_errors_exit_1_with_a_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["--library", str(tmp_path / "lib"), "export", "missing-id"])
+    assert code == 1 and "No answer or checked text" in capsys.readouterr().err
+    code = main(["--library", str(tmp_path / "lib"), "ask", "anything", "--backend", "anthropic"])
+    assert code == 1 and "ANTHROPIC_API_KEY" in capsys.readouterr().err
+    (tmp_path / "file").write_text("x")
+    assert main(["--library", str(tmp_path / "file"), "papers"]) == 1
+
+
+def test_library_comes_from_the_environment(tmp_path: Path) -> None:
+    result = run("papers", "--json", env={"RA_LIBRARY_DIR": str(tmp_path / "envlib")})
+    assert result.returncode == 0 and json.loads(result.stdout) == []
+    assert (tmp_path / "envlib" / "catalog.duckdb").exists()
+
+
+def test_demo_if_empty_leaves_a_real_library_alone(demo_dir: Path) -> None:
+    result = run("--library", str(demo_dir), "demo", "--if-empty")
+    assert result.returncode == 0 and "already has papers" in result.stderr

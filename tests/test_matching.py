@@ -1,0 +1,248 @@
+"""matching.py: the corpus acceptance figures, the title threshold, file forms, one-to-one."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from research_assistant import matching, pdf
+from research_assistant.bibtex import parse_bib_file
+from research_assistant.matching import TITLE_MATCH_THRESHOLD, match_pdfs
+from research_assistant.models import Name, Paper, PdfInfo
+
+
+@pytest.fixture(scope="module")
+def library(corpus: Path) -> tuple[list[PdfInfo], list[Paper], dict[str, str]]:
+    """The 18 text PDFs, the library.bib entries, and the truth: file name -> key."""
+    papers = list(parse_bib_file(corpus / "library.bib").papers)
+    truth = {Path(p.files[0]).name: p.key for p in papers}
+    infos = [pdf.read_pdf(path) for path in sorted(corpus.glob("*.pdf"))]
+    assert len(infos) == 18 and len(papers) == 19
+    return infos, papers, truth
+
+
+def _correct(matches, truth: dict[str, str]) -> int:
+    return sum(m.key == truth[Path(m.pdf).name] for m in matches)
+
+
+def test_every_pdf_matches_its_entry_by_the_file_field(corpus: Path, library) -> None:
+    infos, papers, truth = library
+    matches = match_pdfs(infos, papers, [corpus])
+    assert [m.pdf for m in matches] == [i.path for i in infos]
+    assert _correct(matches, truth) == 18
+    assert {m.method for m in matches} == {"file"}
+    assert all(m.score == 1.0 for m in matches)
+
+
+def test_without_file_fields_doi_arxiv_and_title_match_all_18(library) -> None:
+    infos, papers, truth = library
+    matches = match_pdfs(infos, [replace(p, files=()) for p in papers])
+    assert _correct(matches, truth) == 18  # the acceptance bar is 95%; measured: 18/18
+    methods = {Path(m.pdf).name: m.method for m in matches}
+    assert methods["0807.3577.pdf"] == "doi"
+    assert methods["e4faf2c1d76b9bf8f8b4524dfb8c5c6b93be5f35.pdf"] == "doi"
+    assert methods["pasa.pdf"] == "arxiv"  # printed 2501.10120v1, entry eprint 2501.10120
+    assert methods["1601.03642.pdf"] == "arxiv"
+    for name in ("seung08.pdf", "map-reduce.pdf", "Wang-paperAVE2008.pdf", "paper.pdf"):
+        assert methods[name] == "title"
+
+
+def test_titles_alone_match_all_18(library) -> None:
+    """The traps: 1601.03642's metadata title, the German 1512.04469, seung08 without a year."""
+    infos, papers, truth = library
+    bare = [replace(p, files=(), doi="", arxiv_id="") for p in papers]
+    matches = match_pdfs(infos, bare)
+    assert _correct(matches, truth) == 18
+    assert {m.method for m in matches} == {"title"}
+    assert min(m.score for m in matches) >= TITLE_MATCH_THRESHOLD / 100
+
+
+def test_threshold_separates_true_from_wrong_titles_on_the_corpus(library) -> None:
+    infos, papers, truth = library
+    for info in infos:
+        true_key = truth[Path(info.path).name]
+        scores = {p.key: matching.title_score(p, info) for p in papers}
+        assert scores[true_key] >= TITLE_MATCH_THRESHOLD, info.path
+        wrong = max(s for k, s in scores.items() if k != true_key)
+        assert wrong < TITLE_MATCH_THRESHOLD - 20, (info.path, wrong)  # measured max: 56
+
+
+def test_threshold_matches_nothing_in_unrelated_libraries(corpus: Path, library) -> None:
+    """3,003 entries of six real libraries that hold none of the 18 papers."""
+    infos, _, _ = library
+    others = [p for bib in sorted((corpus / "bib").glob("*.bib")) for p in
+              parse_bib_file(bib).papers]  # fmt: skip
+    assert len(others) > 2500
+    matches = match_pdfs(infos, [replace(p, files=()) for p in others])
+    assert [m for m in matches if m.key is not None] == []
+
+
+def _info(path: str, **kw: object) -> PdfInfo:
+    return PdfInfo(path=path, sha256="0" * 64, pages=(), **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("files", "pdf_name", "matched"),
+    [
+        (("paper.pdf",), "paper.pdf", True),
+        (("PAPER.PDF",), "paper.pdf", True),  # names compare case-insensitively
+        (("C:\\Users\\me\\Zotero\\storage\\AB12\\paper.pdf",), "paper.pdf", True),
+        ((":papers/paper.pdf:PDF",), "paper.pdf", True),  # a raw JabRef record
+        (("Full text:C\\:\\\\Users\\\\me\\\\paper.pdf:PDF",), "paper.pdf", True),
+        (("/nowhere/other.pdf;/nowhere/paper.pdf",), "paper.pdf", True),  # a raw Zotero list
+        (("other.pdf",), "paper.pdf", False),
+    ],
+)
+def test_file_field_forms_match_by_name(files: tuple[str, ...], pdf_name: str, matched: bool):
+    paper = Paper(key="k", title="Something Entirely Different", files=files)
+    (m,) = match_pdfs([_info(f"/some/where/{pdf_name}")], [paper])
+    assert (m.key, m.method) == (("k", "file") if matched else (None, "none"))
+
+
+def test_relative_file_paths_resolve_against_the_bib_folder(tmp_path: Path) -> None:
+    (tmp_path / "bib" / "pdfs").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    mine = tmp_path / "bib" / "pdfs" / "paper.pdf"
+    same_name = tmp_path / "elsewhere" / "paper.pdf"
+    for p in (mine, same_name):
+        p.write_bytes(b"%PDF-1.7")
+    paper = Paper(key="k", title="T", files=("pdfs/paper.pdf",))
+    matches = match_pdfs([_info(str(same_name)), _info(str(mine))], [paper], [tmp_path / "bib"])
+    # The entry's file exists, so only that very file matches, not another with its name.
+    assert [m.key for m in matches] == [None, "k"]
+
+
+def test_an_entry_goes_to_one_pdf_and_the_loser_is_unmatched() -> None:
+    paper = Paper(key="k", title="A Study of Percolation on Lattices", doi="10.1/xyz")
+    copy_a = _info("/a/first.pdf", doi="10.1/xyz", title="A Study of Percolation on Lattices")
+    copy_b = _info("/b/second.pdf", doi="10.1/XYZ")
+    matches = match_pdfs([copy_b, copy_a], [paper])
+    # same method: the better title breaks the tie; the other copy is reported unmatched
+    assert [(m.key, m.method) for m in matches] == [(None, "none"), ("k", "doi")]
+
+
+def test_stronger_evidence_wins_the_entry() -> None:
+    paper = Paper(key="k", title="A Study of Percolation on Lattices", arxiv_id="2001.00001")
+    by_title = _info("/a.pdf", title="A Study of Percolation on Lattices")
+    by_arxiv = _info("/b.pdf", arxiv_id="2001.00001v3")
+    matches = match_pdfs([by_title, by_arxiv], [paper])
+    assert [(m.key, m.method) for m in matches] == [(None, "none"), ("k", "arxiv")]
+
+
+def test_two_pdfs_take_two_entries_by_best_score() -> None:
+    papers = [
+        Paper(key="walks", title="Random Walks in One, Two and Three Dimensions"),
+        Paper(key="walks3", title="Random Walks in Three Dimensions"),
+    ]
+    pdfs = [
+        _info("/x.pdf", title="Random Walks in Three Dimensions"),
+        _info("/y.pdf", title="Random Walks in One, Two and Three Dimensions"),
+    ]
+    assert [m.key for m in match_pdfs(pdfs, papers)] == ["walks3", "walks"]
+
+
+@pytest.mark.parametrize(
+    ("entry", "printed"),
+    [
+        (Paper(key="k", title="x", doi="https://doi.org/10.1088/ABC"), {"doi": "10.1088/abc"}),
+        (Paper(key="k", title="x", doi="10.48550/arXiv.1601.03642"),
+         {"arxiv_id": "1601.03642v1"}),
+        (Paper(key="k", title="x", url="https://arxiv.org/abs/astro-ph/0601001v2"),
+         {"arxiv_id": "astro-ph/0601001"}),
+    ],
+)  # fmt: skip
+def test_identifier_forms(entry: Paper, printed: dict[str, str]) -> None:
+    (m,) = match_pdfs([_info("/p.pdf", **printed)], [entry])
+    assert m.key == "k"
+
+
+def test_no_papers_no_pdfs() -> None:
+    assert match_pdfs([], []) == ()
+    (m,) = match_pdfs([_info("/p.pdf", title="Anything")], [])
+    assert (m.key, m.method, m.score) == (None, "none", 0.0)
+
+
+# inferring an entry --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "year", "authors"),
+    [
+        ("0807.3577.pdf", 2008, ["Bolejko", "Andersson"]),  # "Received 25 July 2008"
+        ("P14-1059.pdf", 2014, ["Dinu", "Baroni"]),  # "Georgiana Dinu ; Marco Baroni"
+        ("MullenJSSv18i03.pdf", 2007, ["Mullen", "van Stokkum"]),
+        ("7f4e18385a30ccb00dc637d5123f894f1f862964.pdf", 2022, []),  # "End User Computing..."
+        ("Wang-paperAVE2008.pdf", None, []),  # author "ibm"; the year only in "AVE2008"
+        ("pasa.pdf", 2025, []),  # the arXiv stamp's date
+        ("seung08.pdf", None, ["Jain", "Seung"]),  # no year anywhere
+    ],
+)
+def test_infer_paper_from_the_corpus(
+    corpus: Path, name: str, year: int | None, authors: list[str]
+) -> None:
+    info = pdf.read_pdf(corpus / name)
+    paper = matching.infer_paper(info, "gen2024")
+    assert paper.key == "gen2024"
+    assert paper.metadata == "inferred"
+    assert paper.title == info.title and paper.title
+    assert paper.year == year
+    assert [a.cited for a in paper.authors] == authors
+    assert paper.pages == info.page_count
+    assert paper.doi == info.doi
+
+
+def test_infer_paper_falls_back_to_metadata_title_then_file_name() -> None:
+    info = _info("/x/my-notes.pdf", metadata_title="Microsoft Word - draft3.doc")
+    assert matching.infer_paper(info, "k").title == "my-notes"
+    info = _info("/x/my-notes.pdf", metadata_title="Lattice Animals Revisited")
+    assert matching.infer_paper(info, "k").title == "Lattice Animals Revisited"
+
+
+@pytest.mark.parametrize(
+    ("first_page", "arxiv", "year"),
+    [
+        ("Copyright 2007 ACM 978-1-59593-631-8", "", 2007),
+        ("c⃝2014 Association for Computational Linguistics", "", 2014),
+        ("Published 3 October 2008", "", 2008),
+        ("Draft version November 15, 2021", "", 2021),
+        ("Nothing here but 1234 numbers", "2501.10120", 2025),
+        ("", "astro-ph/9912001", 1999),
+        ("", "", None),
+    ],
+)
+def test_infer_year(first_page: str, arxiv: str, year: int | None) -> None:
+    assert matching.infer_year(first_page, arxiv) == year
+
+
+@pytest.mark.parametrize(
+    ("raw", "names"),
+    [
+        ("Kayla Thomason, Md Ali Babar", [Name("Thomason", "Kayla"), Name("Babar", "Md Ali")]),
+        ("Thoma, Martin", [Name("Thoma", "Martin")]),
+        ("Ivo H. M. van Stokkum and Jan Smit",
+         [Name("Stokkum", "Ivo H. M.", von="van"), Name("Smit", "Jan")]),
+        ("ibm", []),
+        ("End User Computing Services", []),
+        ("user123", []),
+        ("", []),
+    ],
+)  # fmt: skip
+def test_parse_authors(raw: str, names: list[Name]) -> None:
+    assert list(matching.parse_authors(raw)) == names
+
+
+@pytest.mark.parametrize(
+    ("raw", "paths"),
+    [
+        ("paper.pdf", ["paper.pdf"]),
+        (":papers/a.pdf:PDF", ["papers/a.pdf"]),
+        ("Full text:C\\:\\\\Users\\\\x\\\\B.pdf:PDF", ["C:\\Users\\x\\B.pdf"]),
+        ("C:\\Users\\x\\b.pdf", ["C:\\Users\\x\\b.pdf"]),
+        ("/home/u/a.pdf;/home/u/b.pdf", ["/home/u/a.pdf", "/home/u/b.pdf"]),
+        (":C$\\backslash$:/Users/x.pdf:pdf", ["C:/Users/x.pdf"]),
+    ],
+)
+def test_file_paths(raw: str, paths: list[str]) -> None:
+    assert matching.file_paths(raw) == paths

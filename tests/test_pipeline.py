@@ -1,0 +1,180 @@
+"""ask() and check_text() on the demo library with scripted answerers: verdicts, repair, refusal,
+logging, export, and consistency while another thread ingests."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+
+from research_assistant import demo
+from research_assistant import store as store_mod
+from research_assistant.errors import ResearchAssistantError
+from research_assistant.library import Library
+from research_assistant.llm import AnswerRequest, Draft, RepairNote
+from research_assistant.pipeline import ask, check_text, export
+
+DLA = "Lindqvist and Haddad, 2021"
+DLA_CLAIM = "DLA clusters in two dimensions have a fractal dimension of about 1.71"
+
+
+class ScriptedAnswerer:
+    """A fake answerer: returns queued drafts in order and records what it was asked."""
+
+    backend = "scripted"
+    model = "scripted-1"
+
+    def __init__(self, *texts: str) -> None:
+        self.queue = list(texts)
+        self.history: list[tuple[str, AnswerRequest, Sequence[RepairNote]]] = []
+
+    def _next(self, kind: str, request: AnswerRequest, notes: Sequence[RepairNote]) -> Draft:
+        self.history.append((kind, request, notes))
+        text = self.queue.pop(0)
+        return Draft(text=text, model=self.model, backend=self.backend, refused=text == "REFUSE")
+
+    def answer(self, request: AnswerRequest, on_text: Callable[[str], None] | None = None) -> Draft:
+        draft = self._next("answer", request, ())
+        if on_text:
+            for word in draft.text.split(" "):
+                on_text(word + " ")
+        return draft
+
+    def repair(self, request, draft, notes, on_text=None) -> Draft:  # type: ignore[no-untyped-def]
+        return self._next("repair", request, notes)
+
+
+@pytest.fixture(scope="module")
+def demo_lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    folder = tmp_path_factory.mktemp("demo")
+    lib = Library.open(folder / "lib")
+    lib.ingest(demo.build_demo(folder / "src"))
+    return lib
+
+
+def test_a_good_answer_is_verified_logged_and_referenced(demo_lib: Library) -> None:
+    fake = ScriptedAnswerer(f"{DLA_CLAIM} [{DLA}].")
+    pieces: list[str] = []
+    steps: list[str] = []
+    answer = ask(demo_lib, "What fractal dimension do DLA clusters have in 2D?", answerer=fake,
+                 user="ann", on_text=pieces.append, on_step=steps.append)  # fmt: skip
+    assert answer.mode == "answer" and "".join(pieces).strip() == answer.answer
+    assert [c.status for c in answer.citations] == ["verified"]
+    c = answer.citations[0]
+    assert c.paper_key == "lindqvistDiffusionlimitedAggregationHow2021"
+    assert c.evidence is not None and "1.71" in c.evidence.text
+    assert [r.key for r in answer.references] == [c.paper_key]
+    # the answerer saw only retrieved passages, each with its paper's label
+    request = fake.history[0][1]
+    assert request.passages and DLA in {p.label for p in request.passages}
+    assert {p.chunk_id for p in request.passages} == {p.chunk.chunk_id for p in answer.retrieved}
+    assert any("Checking" in s for s in steps)
+    logged = demo_lib.store.run(answer.id)
+    assert logged["user"] == "ann" and logged["citations"][0]["status"] == "verified"
+    d = answer.to_dict()
+    assert set(d) >= {"id", "question", "mode", "answer", "citations", "references", "retrieved"}
+    assert set(d["retrieved"][0]) == {"chunk_id", "paper_key", "page", "score"}
+
+
+def test_a_hallucinated_citation_is_repaired(demo_lib: Library) -> None:
+    fake = ScriptedAnswerer(
+        f"{DLA_CLAIM} [Witten and Sander, 1981]. It has dimension 1.71 [Okafor, 2020a].",
+        f"{DLA_CLAIM} [{DLA}].",
+    )
+    answer = ask(demo_lib, "What fractal dimension do DLA clusters have in 2D?", answerer=fake)
+    kinds = [h[0] for h in fake.history]
+    assert kinds == ["answer", "repair"]
+    notes = fake.history[1][2]
+    assert {n.marker for n in notes} == {"[Witten and Sander, 1981]", "[Okafor, 2020a]"}
+    assert all(n.reason for n in notes)
+    assert answer.repaired and [c.status for c in answer.citations] == ["verified"]
+
+
+def test_a_citation_still_wrong_after_repair_is_flagged_not_dropped(demo_lib: Library) -> None:
+    bad = f"{DLA_CLAIM} [{DLA}]. Percolation on the square lattice starts at 0.9 [Okafor, 2020a]."
+    fake = ScriptedAnswerer(bad, bad)
+    answer = ask(demo_lib, "What fractal dimension do DLA clusters have in 2D?", answerer=fake)
+    statuses = {c.mention.marker: c.status for c in answer.citations}
+    assert statuses[f"[{DLA}]"] == "verified"
+    assert statuses["[Okafor, 2020a]"] != "verified"
+    assert "[Okafor, 2020a]" in answer.answer  # kept, visibly flagged by its status
+    logged = demo_lib.store.run(answer.id)
+    assert len(logged["citations"]) == 2
+
+
+def test_no_supported_claim_means_refuse(demo_lib: Library) -> None:
+    fake = ScriptedAnswerer("The moon is made of cheese [Foo, 1999].", "Still cheese [Foo, 1999].")
+    answer = ask(demo_lib, "What is the moon made of?", answerer=fake)
+    assert answer.mode == "refuse" and answer.citations == ()
+    # the withheld draft's citations are still logged
+    rows = demo_lib.store.query("SELECT status FROM citation_log WHERE run_id = ?", [answer.id])
+    assert rows and {r[0] for r in rows} == {"unknown_source"}
+
+
+def test_an_answerer_refusal_and_an_empty_question(demo_lib: Library) -> None:
+    answer = ask(demo_lib, "Anything about volcanoes?", answerer=ScriptedAnswerer("REFUSE"))
+    assert answer.mode == "refuse"
+    with pytest.raises(ResearchAssistantError):
+        ask(demo_lib, "   ", answerer=ScriptedAnswerer())
+
+
+def test_the_offline_extractive_answerer_end_to_end(demo_lib: Library) -> None:
+    answer = ask(demo_lib, "What fractal dimension do DLA clusters have in 2D?", backend="extractive")
+    assert answer.mode == "answer" and answer.backend == "extractive"
+    assert answer.citations and all(c.status for c in answer.citations)
+    assert any(c.status == "verified" and "1.71" in c.claim for c in answer.citations)
+
+
+def test_check_text_and_export(demo_lib: Library) -> None:
+    text = (
+        f"{DLA_CLAIM} [{DLA}]. The dimension is 1.9 [{DLA}]. "
+        "Brownian motion was explained in 1905 [Einstein, 1905]. Maybe [Okafor, 2020]."
+    )
+    checked = check_text(demo_lib, text, user="rev")
+    assert [c.status for c in checked.citations] == [
+        "verified", "unsupported", "unknown_source", "ambiguous",
+    ]  # fmt: skip
+    assert checked.to_dict()["summary"] == {
+        "verified": 1, "unsupported": 1, "unknown_source": 1, "ambiguous": 1,
+    }  # fmt: skip
+    md = export(demo_lib, checked.id, "md")
+    assert "unsupported" in md and "1.71" in md
+    html = export(demo_lib, checked.id, "html")
+    assert html.lstrip().lower().startswith("<!doctype html") and "<script" not in html
+    bib = export(demo_lib, checked.id, "bib")
+    assert "lindqvistDiffusionlimitedAggregationHow2021" in bib and "okafor" not in bib.lower()
+    with pytest.raises(ResearchAssistantError):
+        export(demo_lib, "nope", "md")
+    with pytest.raises(ResearchAssistantError):
+        export(demo_lib, checked.id, "docx")
+
+
+def test_sixteen_threads_ask_while_another_ingests(tmp_path: Path, corpus: Path) -> None:
+    lib = Library.open(tmp_path / "lib")
+    lib.ingest(demo.build_demo(tmp_path / "src"))
+    old_keys = {p.key for p in lib.papers()}
+    errors: list[BaseException] = []
+    answers = []
+
+    def asker() -> None:
+        try:
+            for _ in range(3):
+                answers.append(ask(lib, "fractal dimension of DLA clusters", backend="extractive"))
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=asker) for _ in range(16)]
+    ingest = threading.Thread(target=lib.ingest, args=([corpus / "map-reduce.pdf"],))
+    for t in [*threads, ingest]:
+        t.start()
+    for t in [*threads, ingest]:
+        t.join()
+    assert errors == []
+    assert lib.store.count("runs") == 48 == len(answers)
+    new_keys = {p.key for p in lib.papers()}
+    for a in answers:  # each answer saw the old or the new library, never a mix
+        assert {p.chunk.paper_key for p in a.retrieved} <= new_keys
+        assert any(p.chunk.paper_key in old_keys for p in a.retrieved)
+    store_mod.close(lib.root / "catalog.duckdb")
