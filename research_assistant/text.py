@@ -78,7 +78,7 @@ def numbers(text: str) -> list[str]:
 # Abbreviations after which a full stop does not end a sentence.
 _ABBREVIATIONS = frozenset(
     "al e.g i.e etc fig figs eq eqs ref refs sec vs cf approx no vol pp p dr mr ms prof "
-    "st jr sr tab resp ca".split()
+    "st jr sr tab resp ca sect secs chap ch eqn".split()
 )
 _SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*\s+")
 
@@ -90,7 +90,7 @@ def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
     for m in _SENTENCE_END.finditer(text):
         end = m.end()
         before = text[start : m.start()].rsplit(None, 1)
-        last = before[-1].lower().rstrip(".") if before else ""
+        last = before[-1].lower().lstrip("([{\"'").rstrip(".") if before else ""
         nxt = text[end : end + 1]
         if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()):
             continue  # "et al." / "Fig." / an initial "J."
