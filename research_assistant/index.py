@@ -108,7 +108,7 @@ def chunk_paper(paper_key: str, file_sha256: str, pages: Iterable[PageText]) -> 
         for p in pages
         if p.text.strip()
     ]
-    nodes = _CHUNKER._parse_nodes(docs)
+    nodes = [n for n in _CHUNKER._parse_nodes(docs) if isinstance(n, TextNode)]
     return [
         Chunk(
             chunk_id=n.node_id,

@@ -202,14 +202,15 @@ def plan(
     unmatched: list[str] = []
     for info, match in zip(infos, matches, strict=True):
         data, sha = new_data[info.path]
-        key = match.key
-        if key is None:
+        if match.key is None:
             inferred = matching.infer_paper(info, "")
             key = bibtex.generate_key(inferred.authors, inferred.year, inferred.title, papers)
             papers[key] = replace(inferred, key=key)
             unmatched.append(info.path)
             added.append(key)
-        elif key in existing and key not in added:
+        else:
+            key = match.key
+        if match.key is not None and key in existing and key not in added:
             if key not in updated:
                 updated.append(key)
             if key in unchanged:

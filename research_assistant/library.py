@@ -20,7 +20,7 @@ import re
 import tempfile
 import threading
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -202,7 +202,7 @@ class Library:
     def _commit(
         self,
         papers: dict[str, Paper],
-        chunks: dict[str, Sequence[Chunk]],
+        chunks: Mapping[str, Sequence[Chunk]],
         removed: Iterable[str],
         pdf_bytes: dict[str, bytes],
         run: tuple[str, datetime, str, dict[str, Any]] | None,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import threading
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import UTC, datetime
@@ -240,7 +240,7 @@ class Store:
         self,
         *,
         papers: Iterable[tuple[Paper, str]],
-        chunks: dict[str, Sequence[Chunk]],
+        chunks: Mapping[str, Sequence[Chunk]],
         removed: Iterable[str] = (),
         files: Iterable[tuple[str, str, str, int, int]] = (),
         run: tuple[str, datetime, str, dict[str, Any]] | None = None,
