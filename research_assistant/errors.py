@@ -10,7 +10,7 @@ ResearchAssistantError
 │   └── ScannedPdfError    no text layer (a scan): OCR it first
 ├── LibraryError           the library folder or an operation on it failed
 │   └── UploadError        an uploaded file was refused (size, type, name, duplicate)
-├── IndexError_            the retrieval index cannot be built or loaded
+├── SearchIndexError            the retrieval index cannot be built or loaded
 ├── StoreError             the DuckDB catalog or log failed
 ├── LLMError               the answer model failed (``retryable`` says whether to try later)
 └── AuthError              login or role check failed
@@ -50,7 +50,7 @@ class LibraryError(ResearchAssistantError): ...
 class UploadError(LibraryError): ...
 
 
-class IndexError_(ResearchAssistantError): ...  # noqa: N801 - trailing _ avoids the builtin
+class SearchIndexError(ResearchAssistantError): ...
 
 
 class StoreError(ResearchAssistantError): ...

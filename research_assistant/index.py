@@ -20,7 +20,7 @@ from llama_index.core.node_parser import NodeParser
 from llama_index.core.schema import BaseNode, Document, MetadataMode, QueryBundle, TextNode
 from llama_index.retrievers.bm25 import BM25Retriever
 
-from research_assistant.errors import IndexError_
+from research_assistant.errors import SearchIndexError
 from research_assistant.models import Chunk, PageText, Passage
 from research_assistant.text import sentence_spans
 
@@ -157,7 +157,7 @@ class SearchIndex:
                 nodes=nodes, similarity_top_k=min(MAX_TOP_K, len(nodes))
             )
         except (ValueError, RuntimeError) as e:
-            raise IndexError_(f"Could not build the search index: {e}") from e
+            raise SearchIndexError(f"Could not build the search index: {e}") from e
         return cls(chunks, retriever, generation)
 
     def save(self, folder: Path) -> None:
