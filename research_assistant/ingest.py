@@ -8,9 +8,8 @@ there are several new PDFs.
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
+import threading
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -26,7 +25,7 @@ from research_assistant.models import (
     PdfInfo,
     Skipped,
 )
-from research_assistant.pdfjob import read_or_reason
+from research_assistant.pdfjob import read_many, read_or_reason
 
 Progress = Callable[[int, int, str], None]
 PDF_SUFFIXES = {".pdf"}
@@ -79,21 +78,25 @@ def collect(paths: Sequence[Path]) -> tuple[list[Path], list[Path], list[Skipped
 def read_pdfs(
     paths: Sequence[Path], workers: int, progress: Progress | None
 ) -> list[PdfInfo | str]:
+    """Several new PDFs are read by worker processes (PyMuPDF holds the GIL)."""
     total = len(paths)
-    results: list[PdfInfo | str] = []
     if workers > 1 and total >= POOL_MIN_FILES:
-        ctx = multiprocessing.get_context("forkserver")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            jobs = pool.map(read_or_reason, [str(p) for p in paths], chunksize=1)
-            for i, result in enumerate(jobs):
-                results.append(result)
+        done = 0
+        lock = threading.Lock()
+
+        def tick(i: int) -> None:
+            nonlocal done
+            with lock:
+                done += 1
                 if progress:
-                    progress(i + 1, total, paths[i].name)
-    else:
-        for i, p in enumerate(paths):
-            results.append(read_or_reason(str(p)))
-            if progress:
-                progress(i + 1, total, p.name)
+                    progress(done, total, paths[i].name)
+
+        return read_many([str(p) for p in paths], workers, tick)
+    results: list[PdfInfo | str] = []
+    for i, p in enumerate(paths):
+        results.append(read_or_reason(str(p)))
+        if progress:
+            progress(i + 1, total, p.name)
     return results
 
 

@@ -132,7 +132,9 @@ def _page_texts(doc: pymupdf.Document, max_pages: int | None) -> tuple[list[Page
     for i in range(count):
         try:
             # Plain extraction: sort=True costs ~30x and the stored order is what offsets use.
-            text = doc[i].get_text(flags=_TEXT_FLAGS).translate(_SAFE_FIXES)
+            text = doc[i].get_text(flags=_TEXT_FLAGS)
+            if "\x00" in text or "\u2126" in text:  # str.translate is slow: only when needed
+                text = text.translate(_SAFE_FIXES)
         except Exception:  # one broken content stream must not lose the rest of the paper
             text = ""
             unreadable.append(i + 1)

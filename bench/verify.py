@@ -1,0 +1,193 @@
+"""Benchmark of verify.py: 1,000 citations against a 1,000-paper library, and the labelled set.
+
+Run: .venv/bin/python bench/verify.py
+Prints citations per second and p50/p95 milliseconds per citation (cold cache: the first time
+a paper's chunks are seen; warm: the steady state of a running app; ask: 6 retrieved chunks),
+then the per-group accuracy and score ranges of tests/data/verification.jsonl, which chose
+SUPPORT_THRESHOLD. The library reuses the corpus page texts under generated keys, authors and
+years (synthetic text if ../shared/corpus is absent).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "data")]
+
+import labelled_set  # noqa: E402
+
+from research_assistant import verify  # noqa: E402
+from research_assistant.models import VERIFIED, Chunk, Mention, Name, Paper  # noqa: E402
+from research_assistant.text import content_words, numbers, sentence_spans  # noqa: E402
+
+CORPUS = ROOT.parent / "shared" / "corpus"
+PAPERS, CITATIONS, SEED = 1000, 1000, 7
+SOURCES = 18  # corpus papers whose texts the synthetic library reuses
+SYLLABLES = (
+    "ka lo mi ne ru sa to vi be da fe go hu ji ku la mo ni po qu re si tu ve wa xo yo ze".split()
+)
+
+
+def source_texts(rng: random.Random) -> list[list[tuple[int, str]]]:
+    """Per source paper, its (page, chunk text) list."""
+    if (CORPUS / "library.bib").is_file():
+        papers = labelled_set.load_papers()
+        chunks = labelled_set.load_chunks(CORPUS, papers)
+        return [[(c.page, c.text) for c in cs] for cs in chunks.values() if cs]
+    words = [a + b + c for a in SYLLABLES for b in SYLLABLES for c in SYLLABLES[:6]]
+    out = []
+    for _ in range(SOURCES):
+        pages = []
+        for page in range(1, 13):
+            sents = [
+                " ".join(rng.choices(words, k=14)).capitalize() + f" {rng.randint(2, 999)}."
+                for _ in range(8)
+            ]
+            pages.append((page, " ".join(sents)))
+        out.append(pages)
+    return out
+
+
+def build_library(rng: random.Random) -> tuple[list[Paper], dict[str, list[Chunk]]]:
+    sources = source_texts(rng)
+    papers, chunks = [], {}
+    for i in range(PAPERS):
+        family = "".join(rng.choices(SYLLABLES, k=3)).capitalize()
+        key = f"p{i:04d}"
+        year = 1980 + i % 45
+        papers.append(Paper(key, f"Paper {i}", (Name(family, "A."),), year, f"{family}, {year}"))
+        src = sources[i % len(sources)]
+        chunks[key] = [
+            Chunk(f"{key}:{page}:{j}", key, page, 0, len(text), text)
+            for j, (page, text) in enumerate(src)
+        ]
+    return papers, chunks
+
+
+def sentences_of(chunk: Chunk, with_number: bool = False) -> list[str]:
+    out = []
+    for s, e in sentence_spans(chunk.text):
+        sent = " ".join(chunk.text[s:e].split())
+        if len(content_words(sent)) >= 6 and (numbers(sent) or not with_number):
+            out.append(sent)
+    return out
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+
+
+def make_citations(rng, papers, chunks):
+    """(kind, mention, claim, the cited paper's chunk the claim came from) x CITATIONS."""
+    cases = []
+    while len(cases) < CITATIONS:
+        paper = rng.choice(papers)
+        own = rng.choice(chunks[paper.key])
+        kind = rng.choices(["supported", "other_paper", "changed_number", "unknown"], [6, 2, 1, 1])[
+            0
+        ]
+        pool = sentences_of(own, with_number=kind == "changed_number")
+        if kind == "other_paper":  # a paper built from a different source text
+            other = papers[(papers.index(paper) + rng.randint(1, SOURCES - 1)) % len(papers)]
+            pool = sentences_of(rng.choice(chunks[other.key]))
+        if not pool:
+            continue
+        claim = rng.choice(pool)
+        if kind == "changed_number":
+            present = set(numbers(own.text))
+            m = next((m for m in _NUMBER.finditer(claim)), None)
+            if m is None:
+                continue
+            new = str(int(float(m.group())) + 1)
+            while new in present:
+                new = str(int(new) + 1)
+            claim = claim[: m.start()] + new + claim[m.end() :]
+        first = paper.authors[0].family if kind != "unknown" else "Nobodyknows"
+        year = str(paper.year)
+        marker = f"[{first}, {year}]"
+        cases.append((kind, Mention(marker, 0, len(marker), first, year=year), claim, own))
+    return cases
+
+
+def run(cases, resolver, chunks, retrieved_of=None):
+    times, statuses = [], Counter()
+    for kind, mention, claim, own in cases:
+        retrieved = retrieved_of(own) if retrieved_of else None
+        t0 = time.perf_counter_ns()
+        (c,) = verify.check_citations(
+            "", [mention], resolver, chunks.__getitem__, claims=[claim], retrieved=retrieved
+        )
+        times.append((time.perf_counter_ns() - t0) / 1e6)
+        statuses[(kind, c.status)] += 1
+    return times, statuses
+
+
+def report(name: str, times: list[float]) -> None:
+    q = statistics.quantiles(times, n=100)
+    per_s = len(times) / (sum(times) / 1000)
+    print(f"{name:34} {per_s:9.0f} citations/s   p50 {q[49]:.3f} ms   p95 {q[94]:.3f} ms")
+
+
+def main() -> None:
+    rng = random.Random(SEED)
+    papers, chunks = build_library(rng)
+    resolver = verify.Resolver(papers)
+    cases = make_citations(rng, papers, chunks)
+    n_chunks = sum(len(c) for c in chunks.values())
+    print(f"library: {len(papers)} papers, {n_chunks} chunks; {len(cases)} citations")
+    verify._CACHE.clear()
+    times, statuses = run(cases, resolver, chunks)
+    report("verify, cold cache (all chunks)", times)
+    times, statuses = run(cases, resolver, chunks)
+    report("verify, warm cache (all chunks)", times)
+
+    def retrieved_of(own: Chunk) -> set[str]:
+        pool = [c.chunk_id for c in chunks[own.paper_key]][:5]
+        return {own.chunk_id, *pool}
+
+    run(cases, resolver, chunks, retrieved_of)  # sentences of the retrieved chunks, once
+    times, _ = run(cases, resolver, chunks, retrieved_of)
+    report("ask, 6 retrieved chunks, warm", times)
+    verify._CACHE.clear()
+    times, _ = run(cases, resolver, chunks, retrieved_of)
+    report("ask, 6 retrieved chunks, cold", times)
+    sample = [c for cs in list(chunks.values())[:100] for c in cs]
+    t0 = time.perf_counter()
+    verify.prepare(sample)
+    per_chunk = (time.perf_counter() - t0) / len(sample) * 1e6
+    print(
+        f"prepare(): {per_chunk:.0f} µs per chunk (warming {n_chunks} chunks: {per_chunk * n_chunks / 1e6:.1f} s)"
+    )
+    print("outcomes (generated kind -> status):")
+    for (kind, status), n in sorted(statuses.items()):
+        print(f"  {kind:15} {status:15} {n}")
+
+    if not (CORPUS / "library.bib").is_file():
+        print("labelled set skipped: corpus absent")
+        return
+    lib_papers = labelled_set.load_papers()
+    outcomes = labelled_set.run_set(lib_papers, labelled_set.load_chunks(CORPUS, lib_papers))
+    print("labelled set (tests/data/verification.jsonl):")
+    for group, (good, n) in sorted(labelled_set.accuracy(outcomes).items()):
+        print(f"  {group:15} {good:3}/{n:<3} {good / n:6.1%}")
+    for group in ("supported", "changed_number", "wrong_paper"):
+        scores = [o.citation.score for o in outcomes if o.row["group"] == group]
+        print(f"  scores {group:15} min {min(scores):.3f}  max {max(scores):.3f}")
+    leaked = [
+        o.row["id"]
+        for o in outcomes
+        if o.row["group"] != "supported" and o.citation.status == VERIFIED
+    ]
+    print(
+        f"  negatives verified: {leaked or 'none'}  (SUPPORT_THRESHOLD {verify.SUPPORT_THRESHOLD})"
+    )
+
+
+if __name__ == "__main__":
+    main()

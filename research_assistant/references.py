@@ -1,0 +1,333 @@
+"""Reference lists and exports of checked citations: Markdown, standalone HTML, BibTeX.
+
+Pure. Formatting is hand-rolled APA 7 (author-year) rather than citeproc-py: citeproc-py needs
+lxml and bundles no APA style, and the a/b suffixes must be the library's own labels, which a
+CSL processor would recompute. Everything from PDFs or BibTeX is untrusted: the HTML export
+escapes every string and links only https://doi.org/ DOIs.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
+from urllib.parse import quote
+
+from research_assistant.models import (
+    AMBIGUOUS,
+    MALFORMED,
+    NOT_RETRIEVED,
+    UNKNOWN_SOURCE,
+    UNSUPPORTED,
+    VERIFIED,
+    Citation,
+    Name,
+    Paper,
+    Reference,
+)
+from research_assistant.text import fold
+
+# status -> (symbol, label); shared with the UI so a verdict looks the same everywhere
+STATUS_STYLE: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {
+        VERIFIED: ("✅", "verified"),
+        UNSUPPORTED: ("⚠", "unsupported"),
+        NOT_RETRIEVED: ("⏸", "not retrieved"),
+        UNKNOWN_SOURCE: ("❓", "unknown source"),
+        AMBIGUOUS: ("⚖", "ambiguous"),
+        MALFORMED: ("✖", "malformed"),
+    }
+)
+_COLOURS = {
+    VERIFIED: "#1a7f37",
+    UNSUPPORTED: "#b35900",
+    NOT_RETRIEVED: "#57606a",
+    UNKNOWN_SOURCE: "#8250df",
+    AMBIGUOUS: "#0969da",
+    MALFORMED: "#cf222e",
+}
+_APA_MAX_AUTHORS = 20  # APA 7: up to 20 names; beyond, the first 19, "...", the last
+_LABEL_YEAR = re.compile(r"(\d{4}[a-z]{0,2}|n\.d\.)\s*$")
+
+
+def _initials(given: str) -> str:
+    """ "Geemi P." -> "G. P.", "Jean-Paul" -> "J.-P."."""
+    out = []
+    for part in given.replace(".", ". ").split():
+        pieces = [p for p in part.split("-") if p]
+        if pieces and pieces[0][0].isalpha():
+            out.append("-".join(f"{p[0]}." for p in pieces))
+    return " ".join(out)
+
+
+def _author(name: Name) -> str:
+    if name.corporate:
+        return name.family
+    text = name.cited
+    initials = _initials(name.given)
+    if initials:
+        text += f", {initials}"
+    return f"{text}, {name.jr}" if name.jr else text
+
+
+def _authors(paper: Paper) -> str:
+    names = [_author(a) for a in paper.authors]
+    if paper.others:
+        names.append("et al.")
+    if not names:
+        return ""
+    if len(names) > _APA_MAX_AUTHORS:
+        return ", ".join(names[:19]) + ", ... " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + ", & " + names[-1]
+
+
+def _year(paper: Paper) -> str:
+    m = _LABEL_YEAR.search(paper.label)
+    if m:
+        return m.group(1)
+    return str(paper.year) if paper.year else "n.d."
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(text.replace("{", "").replace("}", "").split())
+    return text if not text or text[-1] in ".?!" else text + "."
+
+
+def format_reference(paper: Paper) -> str:
+    """One APA-like reference: "Smith, J., & Lee, C. (2020a). Title. Venue. https://doi.org/..."."""
+    fields = dict(paper.fields)
+    parts = []
+    authors = _authors(paper)
+    if authors:
+        parts.append(authors if authors.endswith(".") else authors + ".")
+        parts.append(f"({_year(paper)}).")
+        parts.append(_sentence(paper.title))
+    else:  # APA: a work with no author is listed by its title
+        parts.append(_sentence(paper.title))
+        parts.append(f"({_year(paper)}).")
+    venue = paper.venue or fields.get("journal") or fields.get("booktitle") or ""
+    venue = venue or fields.get("publisher", "")
+    if venue:
+        extra = fields.get("volume", "")
+        if extra and fields.get("number"):
+            extra += f"({fields['number']})"
+        if fields.get("pages"):
+            extra = f"{extra}, {fields['pages']}" if extra else fields["pages"]
+        parts.append(_sentence(f"{venue}, {extra}" if extra else venue))
+    elif paper.arxiv_id:
+        parts.append(f"arXiv:{paper.arxiv_id}.")
+    if paper.doi:
+        parts.append(f"https://doi.org/{paper.doi}")
+    elif paper.url:
+        parts.append(paper.url)
+    return " ".join(p for p in parts if p)
+
+
+def _sort_key(paper: Paper) -> tuple[str, int, str, str]:
+    first = fold(paper.authors[0].family if paper.authors else paper.title)
+    return (first, paper.year or 0, _year(paper), fold(paper.title))
+
+
+def build_references(
+    citations: Sequence[Citation], papers: Mapping[str, Paper]
+) -> tuple[Reference, ...]:
+    """One entry per distinct cited library paper, sorted author, year, suffix."""
+    statuses: dict[str, list[str]] = {}
+    pages: dict[str, list[int]] = {}
+    for c in citations:
+        if c.paper_key is None or c.paper_key not in papers:
+            continue
+        statuses.setdefault(c.paper_key, []).append(c.status)
+        page_list = pages.setdefault(c.paper_key, [])
+        if c.evidence and c.evidence.page not in page_list:
+            page_list.append(c.evidence.page)
+    cited = sorted((papers[k] for k in statuses), key=_sort_key)
+    return tuple(
+        Reference(
+            key=p.key,
+            label=p.label,
+            text=format_reference(p),
+            doi=p.doi,
+            url=p.url,
+            statuses=tuple(statuses[p.key]),
+            pages=tuple(pages[p.key]),
+        )
+        for p in cited
+    )
+
+
+def _badge(c: Citation) -> str:
+    symbol, label = STATUS_STYLE[c.status]
+    return symbol if c.status == VERIFIED else f"{symbol} {label}"
+
+
+def _markers(citations: Sequence[Citation]) -> dict[tuple[int, int], list[Citation]]:
+    """Citations grouped by marker position (one bracket can name several works)."""
+    out: dict[tuple[int, int], list[Citation]] = {}
+    for c in citations:
+        out.setdefault((c.mention.start, c.mention.end), []).append(c)
+    return dict(sorted(out.items()))
+
+
+def _md(text: str) -> str:
+    """One line, safe inside a Markdown list item or quote."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def to_markdown(
+    text: str, citations: Sequence[Citation], references: Sequence[Reference], *, title: str = ""
+) -> str:
+    """The text with a verdict badge after every marker, references and a verification appendix."""
+    parts, pos = [], 0
+    for (_start, end), group in _markers(citations).items():
+        parts.append(text[pos:end])
+        parts.append(" " + " ".join(_badge(c) for c in group))
+        pos = max(pos, end)
+    parts.append(text[pos:])
+    lines = [f"# {_md(title)}", ""] if title else []
+    lines += ["".join(parts).rstrip(), "", "## References", ""]
+    for r in references:
+        verdicts = " ".join(STATUS_STYLE[s][0] for s in r.statuses)
+        pages = ", ".join(f"p. {p}" for p in r.pages)
+        lines.append(f"- {_md(r.text)} — {verdicts}" + (f" ({pages})" if pages else ""))
+    if not references:
+        lines.append("_No library paper was cited._")
+    lines += ["", "## Verification appendix", ""]
+    for i, c in enumerate(citations, 1):
+        symbol, label = STATUS_STYLE[c.status]
+        where = c.paper_key or c.via or "—"
+        lines.append(f"{i}. `{_md(c.mention.marker)}` {symbol} **{label}** ({where})")
+        lines.append(f"   - claim: {_md(c.claim) or '—'}")
+        if c.evidence:
+            lines.append(f"   - evidence (p. {c.evidence.page}): > {_md(c.evidence.text)}")
+        if c.reason:
+            lines.append(f"   - why: {_md(c.reason)}")
+    return "\n".join(lines) + "\n"
+
+
+_CSS = """body{font:16px/1.5 system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem}
+.chip{display:inline-block;border-radius:.8em;padding:0 .5em;margin-left:.2em;color:#fff;
+font-size:.8em}blockquote{margin:.3em 0 .3em 1em;color:#444}.legend .chip{margin-right:.3em}
+.text{white-space:pre-wrap}"""
+
+
+def _chip(status: str) -> str:
+    symbol, label = STATUS_STYLE[status]
+    return (
+        f'<span class="chip {status}" style="background:{_COLOURS[status]}" '
+        f'title="{html.escape(label)}">{symbol} {html.escape(label)}</span>'
+    )
+
+
+def _doi_link(doi: str) -> str:
+    href = "https://doi.org/" + quote(doi, safe="/:;()._-")
+    return f'<a href="{html.escape(href)}">{html.escape("https://doi.org/" + doi)}</a>'
+
+
+def to_html(
+    text: str, citations: Sequence[Citation], references: Sequence[Reference], *, title: str = ""
+) -> str:
+    """A standalone HTML document; every string that came from outside is escaped."""
+    e = html.escape
+    body, pos = [], 0
+    for (_start, end), group in _markers(citations).items():
+        body.append(e(text[pos:end]))
+        body.append("".join(_chip(c.status) for c in group))
+        pos = max(pos, end)
+    body.append(e(text[pos:]))
+    heading = e(title) if title else "Checked citations"
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{heading}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{heading}</h1>",
+        '<p class="legend">' + "".join(_chip(s) for s in STATUS_STYLE) + "</p>",
+        f'<div class="text">{"".join(body)}</div>',
+        "<h2>References</h2>",
+    ]
+    if references:
+        out.append("<ul>")
+        for r in references:
+            text_ = e(r.text)
+            if r.doi:
+                plain = e("https://doi.org/" + r.doi)
+                text_ = text_.replace(plain, _doi_link(r.doi)) if plain in text_ else text_
+            chips = "".join(_chip(s) for s in r.statuses)
+            pages = e(", ".join(f"p. {p}" for p in r.pages))
+            out.append(f"<li>{text_} {chips}" + (f" ({pages})" if pages else "") + "</li>")
+        out.append("</ul>")
+    else:
+        out.append("<p><em>No library paper was cited.</em></p>")
+    out += ["<h2>Verification appendix</h2>", "<ol>"]
+    for c in citations:
+        where = c.paper_key or c.via or "—"
+        item = [f"<li><code>{e(c.mention.marker)}</code> {_chip(c.status)} ({e(where)})"]
+        item.append(f"<div>claim: {e(c.claim) or '—'}</div>")
+        if c.evidence:
+            item.append(
+                f"<div>evidence (p. {c.evidence.page}):<blockquote>{e(c.evidence.text)}"
+                "</blockquote></div>"
+            )
+        if c.reason:
+            item.append(f"<div>why: {e(c.reason)}</div>")
+        out.append("".join(item) + "</li>")
+    out += ["</ol>", "</body></html>"]
+    return "\n".join(out) + "\n"
+
+
+_BIB_SPECIAL = re.compile(r"([&%#_$])")
+
+
+def _bib_value(value: str) -> str:
+    value = _BIB_SPECIAL.sub(r"\\\1", value)
+    depth = 0
+    for ch in value:  # an unbalanced brace would end the field early: drop them all then
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth < 0:
+            break
+    return value if depth == 0 else value.replace("{", "").replace("}", "")
+
+
+def _minimal_bibtex(papers: Iterable[Paper]) -> str:
+    entries = []
+    for p in papers:
+        fields = dict(p.fields)
+        authors = " and ".join(
+            f"{{{a.family}}}"
+            if a.corporate
+            else ", ".join(x for x in (a.cited, a.jr, a.given) if x)
+            for a in p.authors
+        )
+        fields.update({"title": p.title, "author": authors, "year": str(p.year or "")})
+        fields.update({k: v for k, v in (("doi", p.doi), ("url", p.url)) if v})
+        if p.venue and not ({"journal", "booktitle"} & fields.keys()):
+            fields["booktitle" if p.entry_type == "inproceedings" else "journal"] = p.venue
+        lines = [f"@{p.entry_type or 'misc'}{{{p.key},"]
+        for name, value in fields.items():
+            if value and name != "file":
+                raw = value if name in ("url", "doi") else _bib_value(value)
+                lines.append(f"  {name} = {{{raw}}},")
+        entries.append("\n".join(lines) + "\n}")
+    return "\n\n".join(entries) + ("\n" if entries else "")
+
+
+def to_bibtex(papers: Iterable[Paper]) -> str:
+    """BibTeX of the given (cited) papers: bibtex.to_bibtex when it exists, else a minimal one."""
+    try:
+        from research_assistant.bibtex import to_bibtex as export
+    except ImportError:
+        return _minimal_bibtex(papers)
+    return export(list(papers))
+
+
+__all__ = [
+    "STATUS_STYLE",
+    "build_references",
+    "format_reference",
+    "to_bibtex",
+    "to_html",
+    "to_markdown",
+]

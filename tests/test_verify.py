@@ -1,0 +1,357 @@
+"""verify.py: resolving mentions, scoring support, statuses, second-hand citations, and the
+labelled verification set built from the real corpus (tests/data/verification.jsonl)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from rapidfuzz import fuzz
+
+from research_assistant.models import (
+    AMBIGUOUS,
+    MALFORMED,
+    NOT_RETRIEVED,
+    UNKNOWN_SOURCE,
+    UNSUPPORTED,
+    VERIFIED,
+    Chunk,
+    Mention,
+    Name,
+    Paper,
+    Passage,
+)
+from research_assistant.verify import (
+    NAME_MATCH_THRESHOLD,
+    NUMBER_MISMATCH_CAP,
+    SUPPORT_THRESHOLD,
+    Resolver,
+    best_support,
+    check_citations,
+)
+
+sys.path.insert(0, str(Path(__file__).parent / "data"))
+import labelled_set
+
+PAPERS = [
+    Paper("smithA2020", "Alpha", (Name("Smith", "John"),), 2020, "Smith, 2020a"),
+    Paper("smithB2020", "Beta", (Name("Smith", "Jane"),), 2020, "Smith, 2020b"),
+    Paper("berg2019", "Gamma", (Name("Berg", "Anna", von="van der"),), 2019, "van der Berg, 2019"),
+    Paper("oneil2018", "Delta", (Name("O'Neil", "Cathy"),), 2018, "O'Neil, 2018"),
+    Paper("garcia2017", "Eps", (Name("García-López", "Ana"),), 2017, "García-López, 2017"),
+    Paper("schr2015", "Zeta", (Name("Schrödinger", "E."),), 2015, "Schrödinger, 2015"),
+    Paper(
+        "neumann2008",
+        "Eta",
+        (Name("Neumann", "G."), Name("Wang", "R.")),
+        2008,
+        "Neumann and Wang, 2008",
+    ),
+    Paper(
+        "who2021",
+        "Theta",
+        (Name("World Health Organization", corporate=True),),
+        2021,
+        "World Health Organization, 2021",
+    ),
+    Paper(
+        "leePark2019", "Iota", (Name("Lee", "A."), Name("Park", "B.")), 2019, "Lee and Park, 2019"
+    ),
+    Paper("leeKim2019", "Kappa", (Name("Lee", "C."), Name("Kim", "D.")), 2019, "Lee and Kim, 2019"),
+    Paper("jonesSolo2010", "Lambda", (Name("Jones", "E."),), 2010, "Jones, 2010"),
+    Paper(
+        "jonesMany2010",
+        "Mu",
+        (Name("Jones", "F."), Name("Brown", "G."), Name("White", "H.")),
+        2010,
+        "Jones et al., 2010",
+    ),
+    Paper("gennes1979", "Nu", (Name("De Gennes", "P.-G."),), 1979, "De Gennes, 1979"),
+    Paper(
+        "thomason2018",
+        "Xi",
+        (Name("Thomason", "K."), Name("Babar", "M."), Name("E", "J.")),
+        2018,
+        "Thomason et al., 2018",
+    ),
+    Paper(
+        "rodriguez2009",
+        "Omicron",
+        (Name("Rodriguez Montoya", "I."), Name("Matos Chassin", "T.")),
+        2009,
+        "Rodriguez Montoya and Matos Chassin, 2009",
+    ),
+]
+
+
+def mention(first: str, year: str | None, second: str = "", et_al: bool = False, **kw) -> Mention:
+    marker = kw.pop("marker", f"[{first}, {year}]")
+    return Mention(
+        marker, kw.pop("start", 0), kw.pop("end", len(marker)), first, second, et_al, year, **kw
+    )
+
+
+@pytest.mark.parametrize(
+    ("first", "year", "second", "et_al", "expected"),
+    [
+        ("Smith", "2020a", "", False, ("smithA2020",)),
+        ("Smith", "2020b", "", False, ("smithB2020",)),
+        ("smith", "2020B", "", False, ("smithB2020",)),
+        ("Smith", "2020", "", False, ("smithA2020", "smithB2020")),  # ambiguous without suffix
+        ("Smith", "2020c", "", False, ()),
+        ("Smith", "2021", "", False, ()),
+        ("van der Berg", "2019", "", False, ("berg2019",)),
+        ("Van der Berg", "2019", "", False, ("berg2019",)),
+        ("Berg", "2019", "", False, ("berg2019",)),
+        ("O'Neil", "2018", "", False, ("oneil2018",)),
+        ("O\u2019Neil", "2018", "", False, ("oneil2018",)),
+        ("ONeil", "2018", "", False, ("oneil2018",)),
+        ("Garcia-Lopez", "2017", "", False, ("garcia2017",)),
+        ("García López", "2017", "", False, ("garcia2017",)),
+        ("Schroedinger", "2015", "", False, ("schr2015",)),  # transliteration
+        ("Schrodinger", "2015", "", False, ("schr2015",)),
+        ("Neuman", "2008", "", False, ("neumann2008",)),  # typo
+        ("Neumann", "2008", "Wang", False, ("neumann2008",)),
+        ("Neumann", "2008", "Smith", False, ()),  # a different two-author work
+        ("World Health Organization", "2021", "", False, ("who2021",)),
+        ("world health organisation", "2021", "", False, ("who2021",)),  # fuzzy, corporate
+        ("Lee", "2019", "Park", False, ("leePark2019",)),
+        ("Lee", "2019", "Kim", False, ("leeKim2019",)),
+        ("Lee", "2019", "", False, ("leeKim2019", "leePark2019")),
+        ("Jones", "2010", "", True, ("jonesMany2010",)),  # et al. breaks the tie
+        ("Jones", "2010", "", False, ("jonesSolo2010",)),
+        ("de Gennes", "1979", "", False, ("gennes1979",)),
+        ("Gennes", "1979", "", False, ("gennes1979",)),
+        ("Thomason", "2018", "", True, ("thomason2018",)),
+        ("Thomas", "2018", "", False, ()),  # a different real name, not a typo
+        ("Thoma", "2018", "", False, ()),
+        ("Rodríguez-Montoya", "2009", "Matos Chassin", False, ("rodriguez2009",)),
+        ("Rodriguez", "2009", "", False, ("rodriguez2009",)),
+        ("Nobody", "2020", "", False, ()),
+    ],
+)
+def test_resolver(first: str, year: str, second: str, et_al: bool, expected: tuple) -> None:
+    assert Resolver(PAPERS).resolve(mention(first, year, second, et_al)) == expected
+
+
+# Name pairs that chose NAME_MATCH_THRESHOLD: (written, library, same person?)
+NAME_PAIRS = [
+    ("neuman", "neumann", True),
+    ("muller", "mueller", True),
+    ("schroedinger", "schrodinger", True),
+    ("ghemawatt", "ghemawat", True),
+    ("stokum", "stokkum", True),
+    ("raskhodnikowa", "raskhodnikova", True),
+    ("chasin", "chassin", True),
+    ("thomas", "thoma", False),
+    ("gall", "gal", False),
+    ("chang", "zhang", False),
+    ("wong", "wang", False),
+    ("smyth", "smith", False),
+    ("deane", "dean", False),
+    ("jaini", "jain", False),
+]
+
+
+@pytest.mark.parametrize(("written", "library", "same"), NAME_PAIRS)
+def test_name_threshold_separates_the_labelled_pairs(
+    written: str, library: str, same: bool
+) -> None:
+    assert (fuzz.ratio(written, library) >= NAME_MATCH_THRESHOLD) is same
+
+
+def chunk(key: str, page: int, text: str, i: int = 0) -> Chunk:
+    return Chunk(f"{key}:{page}:{i}", key, page, 0, len(text), text)
+
+
+HEIGHT = chunk(
+    "smithA2020",
+    5,
+    "We recruited 412 adults. The mean height of the participants was 1.78 m, measured in the "
+    "morning. Response latency was 10 ms on average.",
+)
+
+
+def test_changed_number_is_not_supported() -> None:
+    good = best_support("The mean height of the participants was 1.78 m.", [HEIGHT])
+    bad = best_support("The mean height of the participants was 1.71 m.", [HEIGHT])
+    assert good.score >= SUPPORT_THRESHOLD
+    assert good.span == "The mean height of the participants was 1.78 m, measured in the morning."
+    assert bad.score < SUPPORT_THRESHOLD and bad.score <= NUMBER_MISMATCH_CAP
+    assert bad.missing == ("1.71",) and "1.78" in bad.found
+    assert bad.chunk is HEIGHT  # the nearest text is still shown
+
+
+def test_changed_unit_is_not_supported() -> None:
+    assert (
+        best_support("Response latency was 10 ms on average.", [HEIGHT]).score >= SUPPORT_THRESHOLD
+    )
+    assert best_support("Response latency was 10 s on average.", [HEIGHT]).score < SUPPORT_THRESHOLD
+
+
+def test_span_is_verbatim_and_handles_pdf_hyphenation() -> None:
+    text = "Intro text here.\nPrograms are automati-\ncally parallel-\nized on a large clus-\nter."
+    sup = best_support(
+        "Programs are automatically parallelized on a large cluster", [chunk("k", 1, text)]
+    )
+    assert sup.score >= SUPPORT_THRESHOLD
+    assert sup.span in text and sup.span.startswith("Programs")
+
+
+def test_no_overlap_and_empty_inputs() -> None:
+    assert best_support("Quantum chromodynamics of gluons", [HEIGHT]).chunk is None
+    assert best_support("", [HEIGHT]).score == 0.0
+    assert best_support("anything", []).chunk is None
+
+
+def test_cache_follows_changed_chunk_text() -> None:
+    first = chunk("k", 1, "Bananas are yellow fruit grown in the tropics.")
+    assert best_support("Bananas are yellow fruit", [first]).score >= SUPPORT_THRESHOLD
+    second = chunk("k", 1, "Apples are red fruit grown in orchards.")
+    assert best_support("Bananas are yellow fruit", [second]).score < SUPPORT_THRESHOLD
+
+
+TEXT = "The mean height was 1.71 m [Smith, 2020a]. Nothing else."
+
+
+def test_statuses_and_reasons() -> None:
+    resolver = Resolver(PAPERS)
+    chunks = {"smithA2020": [HEIGHT]}
+    m = mention("Smith", "2020a", start=27, end=41)
+    assert TEXT[m.start : m.end] == m.marker
+    (c,) = check_citations(TEXT, [m], resolver, lambda k: chunks.get(k, []))
+    assert c.status == UNSUPPORTED and c.paper_key == "smithA2020"
+    assert c.claim == "The mean height was 1.71 m."
+    assert c.reason == "the paper says 1.78, not 1.71 (p. 5)"
+    assert c.evidence is not None and c.evidence.page == 5 and "1.78" in c.evidence.text
+
+    claims = ["The mean height of the participants was 1.78 m"]
+    (ok,) = check_citations(TEXT, [m], resolver, chunks.get, claims=claims)
+    assert ok.status == VERIFIED and ok.score >= SUPPORT_THRESHOLD and ok.claim == claims[0]
+
+
+def test_not_retrieved_and_retrieved_subset() -> None:
+    resolver = Resolver(PAPERS)
+    other = chunk("smithA2020", 9, "The mean height of the participants was 1.78 m.", 1)
+    chunks = {"smithA2020": [HEIGHT, other]}
+    m = mention("Smith", "2020a")
+    claims = ["The mean height of the participants was 1.78 m"]
+    (c,) = check_citations("", [m], resolver, chunks.get, claims=claims, retrieved={"x:1:0"})
+    assert c.status == NOT_RETRIEVED and c.paper_key == "smithA2020" and "retrieved" in c.reason
+    (c,) = check_citations("", [m], resolver, chunks.get, claims=claims, retrieved={other.chunk_id})
+    assert c.status == VERIFIED and c.evidence is not None and c.evidence.page == 9
+
+
+def test_malformed_unknown_ambiguous() -> None:
+    resolver = Resolver(PAPERS)
+    ms = [
+        mention("Smith", None, malformed="n.d.", marker="[Smith, n.d.]"),
+        mention("Nobody", "2020"),
+        mention("Smith", "2020"),
+        mention("Smith", "1999"),
+    ]
+    cs = check_citations("x", ms, resolver, lambda k: [], claims=["a claim"] * 4)
+    assert [c.status for c in cs] == [MALFORMED, UNKNOWN_SOURCE, AMBIGUOUS, UNKNOWN_SOURCE]
+    assert cs[2].candidates == ("smithA2020", "smithB2020")
+    assert "smithA2020" in cs[2].reason and "a/b suffix" in cs[2].reason
+    assert "2020" in cs[3].reason and "1999" in cs[3].reason
+    assert all(c.paper_key is None for c in cs)
+
+
+def test_claims_default_to_the_sentence_without_markers() -> None:
+    text = "First sentence here. Heights were 1.78 m [Smith, 2020a; Jones, 2010] in adults. [Lee and Kim, 2019]"
+    a = text.index("[Smith")
+    b = text.index("]", a) + 1
+    c = text.index("[Lee")
+    ms = [
+        mention("Smith", "2020a", start=a, end=b, marker=text[a:b]),
+        mention("Jones", "2010", start=a, end=b, marker=text[a:b]),
+        mention("Lee", "2019", "Kim", start=c, end=len(text), marker=text[c:]),
+    ]
+    cs = check_citations(text, ms, Resolver(PAPERS), lambda k: [])
+    assert [x.claim for x in cs] == ["Heights were 1.78 m in adults."] * 3  # a lone marker
+
+
+def test_second_hand_citation_sets_via() -> None:
+    resolver = Resolver(PAPERS)
+    citing = chunk(
+        "leeKim2019",
+        3,
+        "Earlier work matters. Fractal aggregates grow by diffusion-limited aggregation of random "
+        "walkers, as shown by Witten and Sander (1981). We build on it.",
+    )
+    unrelated = chunk(
+        "jonesSolo2010", 2, "Fractal aggregates grow by diffusion-limited aggregation."
+    )
+
+    def search(query: str, k: int) -> list[Passage]:
+        return [Passage(unrelated, 2.0), Passage(citing, 1.0)][:k]
+
+    claim = "Fractal aggregates grow by diffusion-limited aggregation of random walkers"
+    for first in ("Witten", "witten"):
+        (c,) = check_citations(
+            "",
+            [mention(first, "1981", "Sander")],
+            resolver,
+            lambda k: [],
+            claims=[claim],
+            search=search,
+        )
+        assert c.status == UNKNOWN_SOURCE and c.via == "leeKim2019" and c.paper_key is None
+        assert c.reason == "not in your library; cited second-hand by Lee and Kim, 2019 (p. 3)"
+        assert c.evidence is not None and c.evidence.chunk_id == citing.chunk_id
+    (c,) = check_citations(
+        "", [mention("Witten", "1982")], resolver, lambda k: [], claims=[claim], search=search
+    )
+    assert c.via is None  # the citing paper names a different year
+
+
+@pytest.fixture(scope="module")
+def corpus_library(corpus: Path):
+    papers = labelled_set.load_papers()
+    return papers, labelled_set.load_chunks(corpus, papers)
+
+
+def test_labelled_verification_set(corpus_library) -> None:
+    rows = labelled_set.load_set()
+    groups = {r["group"] for r in rows}
+    assert len(rows) >= 60 and groups == {
+        "supported",
+        "changed_number",
+        "wrong_paper",
+        "unknown_author",
+        "ambiguous",
+        "malformed",
+    }
+    outcomes = labelled_set.run_set(*corpus_library)
+    accuracy = labelled_set.accuracy(outcomes)
+    for group, (good, n) in sorted(accuracy.items()):
+        print(f"{group:15} {good}/{n} = {good / n:.0%}")
+    leaked = [
+        o.row["id"]
+        for o in outcomes
+        if o.row["group"] in ("changed_number", "wrong_paper", "unknown_author")
+        and o.citation.status == VERIFIED
+    ]
+    assert leaked == []
+    good, n = accuracy["supported"]
+    assert n >= 25 and good / n >= 0.9
+    assert all(accuracy[g][0] == accuracy[g][1] for g in ("ambiguous", "malformed"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Plain ASCII, with  double spaces and `quotes`.",
+        "García-López, Schrödinger, Łukasiewicz, Ørsted, Æsir, straße",
+        "O\u2019Neil \u2013 the ﬁrst ﬂow\u00a0test",
+        "Ωmega \u2126 κρ(r, t) 10\u221222 eV, 35:28 ± 0.08˚C",
+        "中文 текст Ελληνικά",
+    ],
+)
+def test_fast_fold_matches_text_fold(text: str) -> None:
+    from research_assistant.text import fold
+    from research_assistant.verify import _fold
+
+    assert _fold(text) == fold(text)
