@@ -121,7 +121,9 @@ def test_an_answerer_refusal_and_an_empty_question(demo_lib: Library) -> None:
 
 
 def test_the_offline_extractive_answerer_end_to_end(demo_lib: Library) -> None:
-    answer = ask(demo_lib, "What fractal dimension do DLA clusters have in 2D?", backend="extractive")
+    answer = ask(
+        demo_lib, "What fractal dimension do DLA clusters have in 2D?", backend="extractive"
+    )
     assert answer.mode == "answer" and answer.backend == "extractive"
     assert answer.citations and all(c.status for c in answer.citations)
     assert any(c.status == "verified" and "1.71" in c.claim for c in answer.citations)
@@ -162,7 +164,7 @@ def test_sixteen_threads_ask_while_another_ingests(tmp_path: Path, corpus: Path)
         try:
             for _ in range(3):
                 answers.append(ask(lib, "fractal dimension of DLA clusters", backend="extractive"))
-        except BaseException as e:  # noqa: BLE001
+        except BaseException as e:
             errors.append(e)
 
     threads = [threading.Thread(target=asker) for _ in range(16)]
