@@ -47,6 +47,14 @@ def get_answerer(backend: str | None = None) -> Answerer:
     )
 
 
+def warm(lib: Library) -> None:
+    """Prepare the verifier's per-chunk cache and the resolver of the current library state, so
+    that the first questions are as fast as the later ones (the app runs this in a thread)."""
+    state = lib.state
+    _ = state.resolver
+    verify.prepare(state.index._chunks.values())
+
+
 def _check(
     state: LibraryState, text: str, retrieved: frozenset[str] | None
 ) -> tuple[Citation, ...]:

@@ -26,6 +26,8 @@ def normalize_space(text: str) -> str:
 
 def fold(text: str) -> str:
     """Case-, accent- and apostrophe-insensitive form for comparing names and titles."""
+    if text.isascii():  # the common case, without the per-character translate tables
+        return " ".join(text.replace("`", "'").split()).casefold()
     text = normalize_space(text).translate(_SPECIAL)
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
