@@ -10,7 +10,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "research_assistant"
 FRAMEWORKS = {"streamlit", "anthropic", "duckdb", "llama_index", "pymupdf", "fitz"}
-PURE = ["bibtex", "citations", "verify", "references", "prompts", "text", "models", "matching"]
+PURE = [
+    "bibtex", "citations", "verify", "support", "references", "prompts", "text", "models",
+    "matching", "names",
+]  # fmt: skip
 # Each outside library may be imported by exactly one module of the package.
 SEAMS = {
     "pymupdf": {"pdf"},

@@ -352,6 +352,6 @@ def test_labelled_verification_set(corpus_library) -> None:
 )
 def test_fast_fold_matches_text_fold(text: str) -> None:
     from research_assistant.text import fold
-    from research_assistant.verify import _fold
+    from research_assistant.verify import fast_fold
 
-    assert _fold(text) == fold(text)
+    assert fast_fold(text) == fold(text)
