@@ -157,6 +157,61 @@ def cmd_export(args: argparse.Namespace, lib: Any) -> Any:
     return None
 
 
+def cmd_eval(args: argparse.Namespace, lib: Any) -> Any:
+    from research_assistant.evaluate import evaluate, load_questions
+
+    questions = load_questions(args.questions)
+    report = evaluate(
+        lib, questions, backend=args.backend, top_k=args.top_k,
+        progress=None if args.json else _progress_bar(sys.stderr),
+    )  # fmt: skip
+    if args.json:
+        return report.to_dict()
+    print(f"{'id':32} {'hold':4} {'top-k':5} {'mode':6} {'cites':5}  citations")
+    for r in report.rows:
+        hold = "yes" if r.answerable else "no"
+        hit = ("yes" if r.retrieval_hit else "NO") if r.answerable else "-"
+        cites = ("yes" if r.cites_answer_paper else "NO") if r.answerable else "-"
+        statuses = ", ".join(r.statuses) or "-"
+        print(f"{r.id[:32]:32} {hold:4} {hit:5} {r.mode:6} {cites:5}  {statuses}")
+
+    def pct(x: float | None) -> str:
+        return "n/a" if x is None else f"{100 * x:.1f}%"
+
+    a, n_ans, n_un = report.aggregates(), len(report.answerable), len(report.unanswerable)
+    print(f"\n{report.backend} ({report.model}), top-k {report.top_k}, {a['questions']} questions")
+    print(
+        f"  retrieval hit (a paper holding the answer in the top k): {pct(report.retrieval_hit_rate)}"
+    )
+    print(f"  answer cites a holding paper, verified: {pct(report.cites_answer_rate)} of {n_ans}")
+    print(f"  citations verified: {pct(report.verified_share)} of {a['citations']}")
+    print(f"  citations carrying a verdict: {pct(report.status_share)}")
+    print(f"  unverified citations shown unflagged: {a['unflagged_unverified']}")
+    print(f"  unanswerable refused: {a['refused_unanswerable']} of {n_un}")
+    print(f"  answerable refused (false refusals): {a['false_refusals']} of {n_ans}")
+    return None
+
+
+def cmd_backup(args: argparse.Namespace, lib: Any) -> Any:
+    from research_assistant.backup import backup
+
+    dest = backup(lib, Path(args.dest))
+    if args.json:
+        return {"backup": str(dest), "papers": len(lib.papers())}
+    print(f"Backed up {len(lib.papers())} papers and the log to {dest}")
+    return None
+
+
+def cmd_restore(args: argparse.Namespace) -> Any:
+    from research_assistant.backup import restore
+
+    lib = restore(Path(args.archive), Path(args.target))
+    if args.json:
+        return {"restored": str(lib.root), "papers": len(lib.papers())}
+    print(f"Restored {len(lib.papers())} papers into {lib.root}")
+    return None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m research_assistant", description=DESCRIPTION)
     parser.add_argument("--library", help="library folder (else RA_LIBRARY_DIR, else ./library)")
@@ -188,6 +243,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("id")
     p.add_argument("--format", choices=["md", "html", "bib"], default="md")
     p.set_defaults(func=cmd_export)
+    p = add("eval", "evaluate answers on a labelled question set (JSON Lines)")
+    p.add_argument("questions", type=Path)
+    p.add_argument("--backend", choices=["extractive", "anthropic"])
+    p.add_argument("--top-k", type=int, default=None)
+    p.set_defaults(func=cmd_eval)
+    p = add("backup", "write the whole library (papers, index, log) to a .tar.gz")
+    p.add_argument("dest")
+    p.set_defaults(func=cmd_backup)
+    p = add("restore", "unpack a backup into a new or empty library folder")
+    p.add_argument("archive")
+    p.add_argument("target")
+    p.set_defaults(func=None, restore=cmd_restore)
     return parser
 
 
@@ -197,8 +264,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from research_assistant.library import Library
 
     try:
-        lib = Library.open(args.library)
-        result = args.func(args, lib)
+        if args.command == "restore":  # opens the restored folder, not --library
+            result = args.restore(args)
+        else:
+            lib = Library.open(args.library)
+            result = args.func(args, lib)
     except ResearchAssistantError as e:
         if args.json:
             print(json.dumps({"error": str(e), "type": type(e).__name__}))

@@ -20,7 +20,8 @@ import re
 import tempfile
 import threading
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -138,6 +139,12 @@ class Library:
             index = SearchIndex.build(chunks, titles, generation or "empty")
             index.save(self.index_dir)
         return LibraryState(papers, index, generation)
+
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        """No change can start while this is held (backups); readers go on."""
+        with self._change_lock:
+            yield
 
     # ---- changing ------------------------------------------------------------------------
     def ingest(

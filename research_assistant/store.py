@@ -199,6 +199,11 @@ class Store:
                 )
                 cur.execute("COMMIT")
 
+    def checkpoint(self) -> None:
+        """Write the WAL into the database file (before a file-level backup)."""
+        with self._write_lock, self.cursor() as cur:
+            cur.execute("CHECKPOINT")
+
     def migrations(self) -> list[str]:
         with self.cursor() as cur:
             return [r[0] for r in cur.execute("SELECT name FROM migrations ORDER BY id").fetchall()]
