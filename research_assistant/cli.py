@@ -50,8 +50,7 @@ def _print_report(report: IngestReport, out: TextIO) -> None:
     if report.problems:
         out.write(f"  {len(report.problems)} BibTeX problems:\n")
         for p in report.problems[:20]:
-            where = f"{p.source}:{p.line}" if p.line else p.source
-            out.write(f"    {where} {p.key}: {p.message}\n")
+            out.write(f"    {p.message}\n")  # the message names the file, line and key
         if len(report.problems) > 20:
             out.write(f"    ... and {len(report.problems) - 20} more (see --json)\n")
 

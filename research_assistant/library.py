@@ -154,6 +154,7 @@ class Library:
         progress: Progress | None = None,
         user: str | None = None,
         workers: int = 2,
+        max_bytes: int | None = None,
     ) -> IngestReport:
         """Add PDFs, .bib files or folders. Bad files are skipped with a reason."""
         with self._change_lock:
@@ -165,6 +166,7 @@ class Library:
                 pdf_dir=self.pdf_dir,
                 progress=progress,
                 workers=workers,
+                max_bytes=max_bytes or ingest.MAX_FILE_BYTES,
             )
             if not plan.changed:
                 return plan.report
