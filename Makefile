@@ -39,7 +39,7 @@ bench: $(STAMP)
 
 # Debian's chromium for the browser test (never a playwright browser download).
 browser-deps:
-	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium fonts-noto-color-emoji)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache

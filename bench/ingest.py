@@ -20,9 +20,10 @@ sys.path.insert(0, str(ROOT))
 import pymupdf  # noqa: E402 - the bench measures raw extraction with the library itself
 
 from research_assistant import store as store_mod  # noqa: E402
-from research_assistant.index import chunk_paper  # noqa: E402
 from research_assistant.library import Library  # noqa: E402
-from research_assistant.models import Name, PageText, Paper  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from synthetic import corpus_pages, synthetic_library  # noqa: E402
 
 
 def raw_extraction(pdfs: list[Path]) -> tuple[int, float]:
@@ -52,34 +53,6 @@ def our_ingest(pdfs: list[Path], bib: Path, workers: int) -> tuple[int, float, f
     return pages, first, second
 
 
-def synthetic_library(root: Path, corpus_pages: list[list[str]], n: int) -> Library:
-    """n papers whose pages are corpus pages, shuffled between papers, with made-up metadata."""
-    lib = Library.open(root)
-    rng = random.Random(7)
-    papers: dict[str, Paper] = {}
-    chunks = {}
-    surnames = ["Smith", "García", "Nguyen", "Müller", "Okafor", "Kowalski", "Tanaka", "Silva"]
-    for i in range(n):
-        key = f"synthetic{i:04d}"
-        pages = rng.choice(corpus_pages)
-        start = rng.randrange(max(1, len(pages) - 4))
-        selected = [PageText(j + 1, t) for j, t in enumerate(pages[start : start + 6])]
-        sha = f"{i:064d}"
-        cks = chunk_paper(key, sha, selected)
-        papers[key] = Paper(
-            key=key,
-            title=f"Synthetic paper {i}",
-            authors=(Name(rng.choice(surnames) + str(i % 97), "A."),),
-            year=1990 + i % 35,
-            pdf=None,
-            pages=len(selected),
-            chunks=len(cks),
-        )
-        chunks[key] = cks
-    lib._commit(papers, chunks, [], {}, None, [], {})
-    return lib
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
@@ -104,13 +77,10 @@ def main() -> None:
             f" (ratio to raw {rate / raw_rate:.2f}); second ingest of the same files {second:.3f} s"
         )
 
-    corpus_pages = []
-    for path in pdfs:
-        with pymupdf.open(path) as doc:
-            corpus_pages.append([page.get_text() for page in doc])
+    pages_of_corpus = corpus_pages(pdfs)
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
-        lib = synthetic_library(Path(tmp) / "big", corpus_pages, args.papers)
+        lib = synthetic_library(Path(tmp) / "big", pages_of_corpus, args.papers)
         build_s = time.perf_counter() - start
         n_chunks = len(lib.index)
         store_mod.close(lib.root / "catalog.duckdb")
@@ -118,7 +88,7 @@ def main() -> None:
         lib = Library.open(Path(tmp) / "big")
         load_s = time.perf_counter() - start
         rng = random.Random(11)
-        words = [w for pages in corpus_pages for w in " ".join(pages[:2]).split() if len(w) > 5]
+        words = [w for pages in pages_of_corpus for w in " ".join(pages[:2]).split() if len(w) > 5]
         latencies = []
         for _ in range(args.queries):
             query = " ".join(rng.sample(words, 4))

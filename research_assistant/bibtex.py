@@ -171,8 +171,10 @@ def parse_bibtex(text: str, source: str = "<string>") -> BibResult:
         if isinstance(block, model.DuplicateBlockKeyBlock | model.DuplicateFieldKeyBlock):
             inner = block.ignore_error_block
             if isinstance(block, model.DuplicateFieldKeyBlock) and isinstance(inner, model.Entry):
-                fields = ", ".join(sorted(block.duplicate_keys))
-                report(line, inner.key, f"the field {fields} appears twice; the first is used.")
+                twice = ", ".join(sorted(block.duplicate_keys))
+                report(line, inner.key, f"the field {twice} appears twice; the first is used.")
+            if inner is None:
+                continue
             block = inner
         if isinstance(block, model.String):
             strings[block.key.strip().lower()] = _evaluate(block.value, strings, [])

@@ -70,11 +70,13 @@ _NOT_NAMES = _words(
     "sect sec section sections ch chap chapter appendix app p pp page pages vol volume no issue "
     "ref refs note notes version ver release accessed retrieved published updated revised "
     "copyright january february march april june july august september october november december "
-    "jan feb mar "
+    "jan feb mar may "
     "apr jun jul aug sep sept oct nov dec spring summer autumn fall monday tuesday wednesday "
     "thursday friday saturday sunday total mean median sd se ci vs cf eg ie e.g i.e see also both "
     "all each only today now then recently here there however thus fy ad bc ce bce"
 )
+# Words of _NOT_NAMES that are also common surnames (He, Fall, Both, Mean, Then, May, Ce...).
+_SURNAMES_TOO = _words("he she fall both mean then may ce ad jan all")
 # "Smith (2020)" alone is a citation only after a cue word or before a reporting verb, so that
 # "in Berlin (1998)" is not; "et al." and "A and B" forms need no cue.
 _CUES = _words("by to see cf. following")
@@ -216,7 +218,10 @@ def _authors(text: str) -> tuple[str, str, bool] | None:
     parts = [p for p in _SEP.split(names) if p and not _INITIALS.fullmatch(p)]
     if len(parts) > 1 and any(_lower_word(t) for p in parts for t in p.split()):
         parts = [names]  # "Department of Health and Social Care" is one corporate author
-    if not parts or not all(_is_name(p) for p in parts):
+    # "He et al., 2025" and "[Fall, 2020]": a surname that is also a common word counts when
+    # the citation shape is unmistakable (et al., or a comma before the year)
+    shaped = bool(m) or text.rstrip().endswith(",")
+    if not parts or not all(_is_name(p, shaped) for p in parts):
         return None
     return parts[0], parts[1] if len(parts) > 1 else "", bool(m)
 
@@ -237,11 +242,14 @@ def _lower_word(token: str) -> bool:
     return not _capital(token) and token not in _PARTICLES
 
 
-def _is_name(name: str) -> bool:
+def _is_name(name: str, shaped: bool = False) -> bool:
     tokens = name.split()
     if not tokens or len(tokens) > 10 or len(name) > 120:
         return False
-    if tokens[0].rstrip(".").lower() in _NOT_NAMES or not _capital(tokens[-1]):
+    first = tokens[0].rstrip(".").lower()
+    if first in _NOT_NAMES and not (shaped and first in _SURNAMES_TOO):
+        return False
+    if not _capital(tokens[-1]):
         return False
     return all(
         _NAME_TOKEN.fullmatch(t)

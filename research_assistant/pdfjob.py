@@ -18,7 +18,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO
 
 from research_assistant.errors import PdfError
 from research_assistant.models import PdfInfo
@@ -38,7 +38,7 @@ def read_or_reason(path: str) -> Result:
         return f"{Path(path).name}: could not be read ({type(e).__name__}: {e})"
 
 
-def _read_exact(stream: BinaryIO, n: int) -> bytes:
+def _read_exact(stream: IO[bytes], n: int) -> bytes:
     data = b""
     while len(data) < n:
         part = stream.read(n - len(data))

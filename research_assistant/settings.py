@@ -8,7 +8,8 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-DEFAULT_MODEL = "claude-sonnet-5-5"  # the newest Sonnet in anthropic 2.12's model list; RA_MODEL overrides
+# The newest Sonnet in anthropic 2.12's model list; RA_MODEL overrides it.
+DEFAULT_MODEL = "claude-sonnet-5-5"
 
 
 class Settings(BaseSettings):

@@ -178,7 +178,8 @@ def _claims_from_text(text: str, mentions: Sequence[Mention]) -> list[str]:
     for m in mentions:
         i = max(bisect_right(starts, m.start) - 1, 0)
         claim = clean(*spans[i]) if spans else ""
-        while i > 0 and not content_terms(fast_fold(claim)):  # a marker standing alone after its sentence
+        # a marker standing alone after its sentence takes the sentence before
+        while i > 0 and not content_terms(fast_fold(claim)):
             i -= 1
             claim = clean(*spans[i])
         out.append(claim)

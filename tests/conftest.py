@@ -15,7 +15,9 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 @pytest.fixture(scope="session")
 def corpus() -> Path:
     if not (CORPUS / "library.bib").is_file():
-        pytest.skip(f"the shared test corpus is absent (looked in {CORPUS}); tests that need it skip")
+        pytest.skip(
+            f"the shared test corpus is absent (looked in {CORPUS}); tests that need it skip"
+        )
     return CORPUS
 
 

@@ -322,3 +322,86 @@ def test_any_question_gets_a_cited_answer_or_a_refusal(question: str) -> None:
     else:
         labels = {label for _, label in split_answer(draft.text)}
         assert labels <= {p.label for p in DLA_REQUEST.passages}
+
+
+# --- tuning on the labelled question set (tests/data/questions.jsonl): PDF line-break hyphens,
+# glued headings, "how <adjective>" questions, and the two-sentence relevance window.
+
+HYPHENATED = passage(
+    "Dean and Ghemawat, 2004",
+    "dean2004",
+    1,
+    2,
+    "Programs written in this functional style are automati-\ncally parallelized and executed "
+    "on a large cluster of com-\nmodity machines. The run-time system takes care of the "
+    "adjective-\nnoun details. Each adjective-noun pair is scheduled once.\n",
+)
+
+
+def test_line_break_hyphens_are_joined_and_the_sentence_still_verifies() -> None:
+    from research_assistant.models import Chunk
+    from research_assistant.verify import SUPPORT_THRESHOLD, best_support
+
+    request = AnswerRequest("Which programs are automatically parallelized?", (HYPHENATED,))
+    draft = ExtractiveAnswerer().answer(request)
+    assert "automatically parallelized" in draft.text and "commodity machines" in draft.text
+    assert "automati- cally" not in draft.text
+    chunk = Chunk(HYPHENATED.chunk_id, "dean2004", 1, 0, len(HYPHENATED.text), HYPHENATED.text)
+    for span in draft.cited_spans:
+        assert best_support(span.cited_text, [chunk]).score >= SUPPORT_THRESHOLD
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("automati-\ncally parallel", "automatically parallel"),
+        ("the adjective-\nnoun pairs; each adjective-noun pair", "the adjective-noun pairs; each adjective-noun pair"),
+        ("GPT-\n4o and well-known", "GPT-\n4o and well-known"),  # digits: not a broken word
+    ],
+)  # fmt: skip
+def test_dehyphenate(text: str, expected: str) -> None:
+    hyphenated = set(extractive._HYPHENATED.findall(text))
+    assert extractive.dehyphenate(text, hyphenated) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("3.6 Backup Tasks One of the common causes is a straggler.", "One of the common causes is a straggler."),
+        ("6 Noun phrase translation This section describes experiments.", "This section describes experiments."),
+        ("ULTRA LIGHT BOSONS AS DARK MATTER We consider a boson.", "We consider a boson."),
+        ("CONCLUSIONS A universe dominated by bosons is possible.", "A universe dominated by bosons is possible."),
+        ("II. BASICS OF MACHINE LEARNING The traditional approach fails.", "The traditional approach fails."),
+        ("The master pings every worker periodically.", "The master pings every worker periodically."),
+        ("2 of the 6 genotypes were tolerant.", "2 of the 6 genotypes were tolerant."),
+    ],
+)  # fmt: skip
+def test_strip_heading(text: str, expected: str) -> None:
+    assert extractive.strip_heading(text) == expected
+
+
+def test_front_matter_is_not_a_sentence() -> None:
+    assert not extractive._usable("Keywords: Answer Validation, Textual Entailment and more.")
+    assert not extractive._usable("Martin Thoma E-Mail: info@martin-thoma.de Abstract-This paper.")
+    assert extractive._usable("PaSa-7b improves recall@20 by a third over the baseline.")
+
+
+@pytest.mark.parametrize(
+    ("question", "absent"),
+    [
+        ("How large is the AutoScholarQuery training set?", "larg"),
+        ("How strongly do the statistics change the peaks?", "strong"),
+        ("How long do stragglers take?", "long"),
+    ],
+)
+def test_the_word_after_how_only_asks(question: str, absent: str) -> None:
+    terms = extractive.question_terms(question)
+    assert absent not in terms and terms
+
+
+def test_an_answer_spread_over_two_sentences_clears_the_threshold() -> None:
+    request = AnswerRequest("How does the master notice a failed worker machine?", (DEAN,))
+    ranked = extractive.rank_sentences(request)
+    best = max(ranked, key=lambda s: s.context)
+    assert best.context >= best.coverage and best.context >= RELEVANCE_THRESHOLD
+    assert not ExtractiveAnswerer().answer(request).refused

@@ -1,0 +1,73 @@
+"""Library: upload PDFs and BibTeX, see how they matched, search, fix matches, remove papers."""
+
+import streamlit as st
+
+from research_assistant import ResearchAssistantError, render, ui
+
+lib = ui.start_page("Library", "📚")
+user = ui.current_user()
+st.title("Library")
+
+st.subheader("Add papers")
+folder = st.toggle("Upload a whole folder", help="Otherwise choose one or more files.")
+with st.form("upload", clear_on_submit=True):
+    files = st.file_uploader(
+        "PDFs and BibTeX (.bib) files: Zotero, JabRef, Mendeley exports or hand-kept",
+        type=["pdf", "bib"],
+        accept_multiple_files="directory" if folder else True,
+    )
+    submitted = st.form_submit_button("Add to the library", type="primary")
+if submitted and files:
+    try:
+        st.session_state["ra_ingest"] = ui.ingest_uploads(lib, files, user)
+    except ResearchAssistantError as e:
+        ui.show_error(e)
+if "ra_ingest" in st.session_state:
+    report, refused = st.session_state["ra_ingest"]
+    if report is not None:
+        st.success(
+            f"{len(report.added)} added, {len(report.updated)} updated, "
+            f"{len(report.unchanged)} unchanged, {len(report.skipped)} skipped."
+        )
+    for _name, reason in refused:
+        st.error(reason, icon="🚫")
+    st.dataframe(render.ingest_rows(report, refused), hide_index=True, width="stretch")
+
+papers = lib.papers()
+st.subheader(f"Papers ({len(papers)})")
+query = st.text_input("Search", placeholder="label, title or key")
+left, right = st.columns(2)
+with_pdf = left.checkbox("Only papers with a PDF")
+inferred = right.checkbox("Only inferred metadata (PDFs without a BibTeX entry)")
+rows = render.paper_rows(papers, query, with_pdf, inferred)
+st.dataframe(rows, hide_index=True, width="stretch")
+st.caption(f"{len(rows)} of {len(papers)} papers shown.")
+
+name = ui.paper_name(lib)
+with_pdfs = [p.key for p in papers if p.pdf]
+with st.expander("Fix a match: give a PDF to the right entry"):
+    if not with_pdfs:
+        st.caption("No paper has a PDF yet.")
+    else:
+        source = st.selectbox("The PDF now attached to", with_pdfs, format_func=name)
+        target = st.selectbox("belongs to the entry", [p.key for p in papers], format_func=name)
+        if st.button("Move the PDF", disabled=source == target):
+            try:
+                lib.assign_pdf(source, target, user=user)
+                st.success("Moved. The Ask page uses the change at once.")
+                st.rerun()
+            except ResearchAssistantError as e:
+                ui.show_error(e)
+
+with st.expander("Remove a paper"):
+    if not papers:
+        st.caption("The library is empty.")
+    else:
+        doomed = st.selectbox("Paper", [p.key for p in papers], format_func=name)
+        sure = st.checkbox("Yes: remove this paper, its PDF copy and its passages")
+        if st.button("Remove", type="primary", disabled=not sure):
+            try:
+                lib.remove(doomed, user=user)
+                st.rerun()
+            except ResearchAssistantError as e:
+                ui.show_error(e)

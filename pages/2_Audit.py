@@ -1,0 +1,46 @@
+"""Audit: every logged verdict, by time, status, paper and backend; flagged citations."""
+
+import streamlit as st
+
+from research_assistant import render, ui
+
+lib = ui.start_page("Audit", "📊")
+st.title("Audit")
+counts = lib.store.counts_by_status()
+total = sum(counts.values())
+if not total:
+    st.info("No citations checked yet: ask a question or check a text, then come back.")
+    st.stop()
+
+verified = counts.get("verified", 0)
+a, b, c = st.columns(3)
+a.metric("Citations checked", total)
+b.metric("Verified", f"{verified / total:.0%}", help="Share of all logged citations")
+c.metric("Flagged (not verified)", total - verified)
+
+st.subheader("Verdicts over time")
+bucket = st.segmented_control("Per", ["hour", "day", "week", "month"], default="day")
+ui.status_chart(lib.store.counts_over_time(bucket or "day"), "time")
+
+left, right = st.columns(2)
+with left:
+    st.subheader("By status")
+    ui.status_chart([(render.status_label(s), s, n) for s, n in counts.items()], "verdict", True)
+    st.subheader("By backend and model")
+    ui.status_chart(ui.backend_status_rows(lib.store), "backend", horizontal=True)
+with right:
+    st.subheader("By paper")
+    ui.status_chart(ui.paper_status_rows(lib), "paper", horizontal=True)
+
+st.subheader("Latest flagged citations")
+flagged = lib.store.flagged(limit=50)
+if not flagged:
+    st.success("Every logged citation is verified.")
+    st.stop()
+columns = ["created_at", "status", "marker", "claim", "paper_key", "page", "question", "user"]
+st.dataframe([{k: row[k] for k in columns} for row in flagged], hide_index=True)
+pick = st.selectbox(
+    "Look closer at", range(len(flagged)), format_func=lambda i: render.flagged_name(flagged[i])
+)
+with st.container(border=True):
+    ui.show_flagged(lib, flagged[pick])

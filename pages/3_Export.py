@@ -1,0 +1,34 @@
+"""Export: an answer or a checked text as Markdown, HTML, or the BibTeX of the cited works."""
+
+import streamlit as st
+
+from research_assistant import ResearchAssistantError, render, ui
+
+lib = ui.start_page("Export", "📤")
+st.title("Export")
+st.caption(
+    "Every format lists each citation with its verdict, evidence quote and page: unverified "
+    "citations are marked, never dropped. The BibTeX holds the cited works only."
+)
+runs = lib.store.history(ui.current_user(), limit=100)
+if not runs:
+    st.info("Nothing to export yet: ask a question or check a text first.")
+    st.stop()
+
+run_id = st.selectbox(
+    "Answer or checked text", [r["id"] for r in runs], format_func=render.run_name(runs)
+)
+try:
+    files = ui.export_files(lib, run_id)
+except ResearchAssistantError as e:
+    ui.show_error(e)
+    st.stop()
+
+for column, f in zip(st.columns(len(files)), files, strict=True):
+    column.download_button(
+        f"Download {f.label}", f.data, file_name=f.file_name, mime=f.mime,
+        on_click="ignore", key=f"dl-{f.file_name}", icon="⬇️",
+    )  # fmt: skip
+
+with st.expander("Preview (Markdown)", expanded=True):
+    st.code(files[0].data, language="markdown", wrap_lines=True)

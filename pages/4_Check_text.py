@@ -1,0 +1,31 @@
+"""Check text: every [Author, Year] or (Author, Year) citation of a text, checked."""
+
+import streamlit as st
+
+from research_assistant import ResearchAssistantError, check_text, ui
+
+lib = ui.start_page("Check text", "🔎")
+st.title("Check the citations of a text")
+ui.legend_sidebar()
+
+text = st.text_area(
+    "Paste a text with [Author, Year] or (Author, Year) citations",
+    height=200,
+    placeholder="DLA clusters in the plane have a fractal dimension of about 1.71 "
+    "[Lindqvist and Haddad, 2021].",
+)
+upload = st.file_uploader("…or upload a .txt or .md file", type=["txt", "md"])
+if st.button("Check the citations", type="primary"):
+    try:
+        source = ui.read_text_upload(upload) if upload is not None else text
+        st.session_state["ra_checked"] = check_text(lib, source, user=ui.current_user())
+    except ResearchAssistantError as e:
+        ui.show_error(e)
+
+checked = st.session_state.get("ra_checked")
+if checked is not None:
+    if not checked.citations:
+        st.info("No citations found: write them as [Author, Year] or (Author, Year).")
+    with st.container(border=True):
+        ui.show_checked(lib, checked.text, checked.citations, checked.references, key=checked.id)
+    st.caption(f"Checked against the whole library · id `{checked.id}` (Export page)")

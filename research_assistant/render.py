@@ -1,0 +1,310 @@
+"""Pure HTML builders for the app: citation chips, the cited answer, the legend, references.
+
+No streamlit import, so every builder is unit-tested. Everything that comes from a PDF, a
+BibTeX file or a model (markers, claims, titles, evidence, reference text) is untrusted: it is
+passed through ``html.escape`` before it is placed in markup, and only https://doi.org/ links
+are built. Each fragment is a single ``<div>`` without blank lines: Markdown treats it as one
+raw HTML block, so neither Markdown emphasis nor ``$...$`` maths touch the scientific text.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from research_assistant.models import (
+    AMBIGUOUS,
+    MALFORMED,
+    NOT_RETRIEVED,
+    STATUSES,
+    UNKNOWN_SOURCE,
+    UNSUPPORTED,
+    VERIFIED,
+    Citation,
+    IngestReport,
+    Paper,
+    Reference,
+)
+from research_assistant.references import STATUS_STYLE
+
+# (text/border colour, background) per verdict. The text colours are those of the HTML export
+# (references._COLOURS) so a verdict looks the same in the app and in an exported summary; the
+# backgrounds are their light GitHub Primer counterparts (contrast >= 4.5:1 with the text).
+STATUS_COLOURS: Mapping[str, tuple[str, str]] = {
+    VERIFIED: ("#1a7f37", "#dafbe1"),
+    UNSUPPORTED: ("#b35900", "#fff1e0"),
+    NOT_RETRIEVED: ("#57606a", "#eaeef2"),
+    UNKNOWN_SOURCE: ("#8250df", "#fbefff"),
+    AMBIGUOUS: ("#0969da", "#ddf4ff"),
+    MALFORMED: ("#cf222e", "#ffebe9"),
+}
+
+# What each verdict means, for the legend's tooltips (DESIGN.md "Status values").
+STATUS_HELP: Mapping[str, str] = {
+    VERIFIED: "the cited paper was retrieved and its text supports the claim",
+    UNSUPPORTED: "the cited paper was retrieved, but none of its text supports the claim",
+    NOT_RETRIEVED: "the paper is in the library but was not among the passages searched",
+    UNKNOWN_SOURCE: "no paper in the library matches this citation",
+    AMBIGUOUS: "several library papers match this citation equally",
+    MALFORMED: "looks like a citation but has no usable author or year",
+}
+
+QUOTE_CHARS = 300  # evidence shown in a tooltip; longer quotes are cut (the dialog shows all)
+
+_CHIP_STYLE = (
+    "display:inline-block;padding:0 .45em;margin:0 .1em;border-radius:.6em;"
+    "border:1px solid {fg};background:{bg};color:{fg};font-size:.85em;"
+    "line-height:1.5;white-space:nowrap;cursor:help"
+)
+
+
+def esc(text: object) -> str:
+    """Escape for element text and attribute values alike (quotes included)."""
+    return html.escape(str(text), quote=True)
+
+
+def _attr(text: str) -> str:
+    """An attribute value: escaped, with line breaks kept as character references."""
+    return esc(text).replace("\r", "").replace("\n", "&#10;")
+
+
+def status_symbol(status: str) -> str:
+    return STATUS_STYLE.get(status, ("?", status))[0]
+
+
+def status_label(status: str) -> str:
+    return STATUS_STYLE.get(status, ("?", status.replace("_", " ")))[1]
+
+
+def _short(text: str, limit: int = QUOTE_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def tooltip(c: Citation, paper: Paper | None = None) -> str:
+    """Plain text: verdict and why, the work (title, label), the evidence page and quote."""
+    lines = [f"{status_symbol(c.status)} {status_label(c.status)}"]
+    if c.reason:
+        lines[0] += f": {c.reason}"
+    if paper is not None:
+        lines.append(f"{paper.title} ({paper.label})" if paper.label else paper.title)
+    if c.evidence is not None:
+        lines.append(f"p. {c.evidence.page}: “{_short(c.evidence.text)}”")
+    if c.via:
+        lines.append(f"second-hand: cited by {c.via}")
+    return "\n".join(lines)
+
+
+def chip_html(status: str, text: str, title: str = "", number: int | None = None) -> str:
+    """A verdict chip; ``number`` (a small superscript) ties it to its evidence button."""
+    fg, bg = STATUS_COLOURS.get(status, STATUS_COLOURS[MALFORMED])
+    style = _CHIP_STYLE.format(fg=fg, bg=bg)
+    cls = f"ra-chip ra-{esc(status)}"
+    tip = f' title="{_attr(title)}"' if title else ""
+    sup = f"<sup>{number}</sup>" if number is not None else ""
+    body = f"{esc(status_symbol(status))} {esc(text)}{sup}"
+    return f'<span class="{cls}" style="{style}"{tip}>{body}</span>'
+
+
+def citation_chip(
+    c: Citation, paper: Paper | None = None, text: str | None = None, number: int | None = None
+) -> str:
+    marker = c.mention.marker if text is None else text
+    return chip_html(c.status, marker, tooltip(c, paper), number)
+
+
+def _work(c: Citation) -> str:
+    """The short name of one work inside a multi-work bracket: "Smith et al., 2020a"."""
+    m = c.mention
+    name = m.first_author + (" et al." if m.et_al else "")
+    return f"{name}, {m.year}" if m.year else name or m.marker
+
+
+def _group_html(
+    group: Sequence[tuple[int, Citation]], papers: Mapping[str, Paper], numbered: bool
+) -> str:
+    def chip(i: int, c: Citation, text: str | None = None) -> str:
+        paper = papers.get(c.paper_key) if c.paper_key else None
+        return citation_chip(c, paper, text, i + 1 if numbered else None)
+
+    if len(group) == 1:
+        return chip(*group[0])
+    marker = group[0][1].mention.marker
+    opener = marker[0] if marker[:1] in "[(" else ""
+    closer = {"[": "]", "(": ")"}.get(opener, "")
+    inner = "; ".join(chip(i, c, _work(c)) for i, c in group)
+    return f"{esc(opener)}{inner}{esc(closer)}"
+
+
+def _text_html(text: str) -> str:
+    """Escaped prose; blank lines become paragraph breaks, single newlines line breaks."""
+    paragraphs = [p for p in text.replace("\r\n", "\n").split("\n\n")]
+    return "<br><br>".join(esc(p.strip("\n")).replace("\n", "<br>") for p in paragraphs)
+
+
+def answer_html(
+    text: str,
+    citations: Sequence[Citation],
+    papers: Mapping[str, Paper] | None = None,
+    numbered: bool = False,
+) -> str:
+    """The text with each citation marker replaced by its verdict chip(s); ``numbered`` adds
+    each citation's 1-based position in ``citations`` (the order of the evidence buttons)."""
+    papers = papers or {}
+    groups: dict[tuple[int, int], list[tuple[int, Citation]]] = {}
+    for i, c in enumerate(citations):
+        groups.setdefault((c.mention.start, c.mention.end), []).append((i, c))
+    out: list[str] = []
+    cursor = 0
+    stray: list[str] = []
+    for (start, end), group in sorted(groups.items()):
+        marker = group[0][1].mention.marker
+        if start < cursor or text[start:end] != marker:  # offsets of another text: find it
+            start = text.find(marker, cursor) if marker else -1
+            if start < 0:
+                stray.append(_group_html(group, papers, numbered))
+                continue
+            end = start + len(marker)
+        out.append(_text_html(text[cursor:start]))
+        out.append(_group_html(group, papers, numbered))
+        cursor = end
+    out.append(_text_html(text[cursor:]))
+    if stray:
+        out.append("<br><br>Other citations: " + " ".join(stray))
+    return f'<div class="ra-answer" style="line-height:1.7">{"".join(out)}</div>'
+
+
+def legend_html(statuses: Sequence[str] = STATUSES) -> str:
+    chips = " ".join(chip_html(s, status_label(s), STATUS_HELP.get(s, "")) for s in statuses)
+    return f'<div class="ra-legend" style="line-height:2">{chips}</div>'
+
+
+def summary_text(citations: Sequence[Citation]) -> str:
+    """ "2 verified · 1 unsupported" in the order of STATUSES; "" when there are none."""
+    counts = {s: 0 for s in STATUSES}
+    for c in citations:
+        counts[c.status] = counts.get(c.status, 0) + 1
+    return " · ".join(f"{n} {status_symbol(s)} {status_label(s)}" for s, n in counts.items() if n)
+
+
+def _doi_link(doi: str) -> str:
+    doi = doi.strip()
+    if not doi:
+        return ""
+    href = "https://doi.org/" + quote(doi, safe="/:;()._-")
+    return f' <a href="{esc(href)}" target="_blank" rel="noopener noreferrer">doi:{esc(doi)}</a>'
+
+
+def references_html(refs: Sequence[Reference]) -> str:
+    """The reference list: each work with the verdicts of its citations and evidence pages."""
+    if not refs:
+        return ""
+    items = []
+    for r in refs:
+        marks = " ".join(chip_html(s, status_label(s), STATUS_HELP.get(s, "")) for s in r.statuses)
+        pages = ", ".join(str(p) for p in r.pages)
+        where = f" <small>(evidence p. {esc(pages)})</small>" if pages else ""
+        items.append(f"<li>{esc(r.text)}{_doi_link(r.doi)}{where}<br>{marks}</li>")
+    return (
+        '<div class="ra-references"><strong>References</strong>'
+        f'<ol style="margin-top:.3em">{"".join(items)}</ol></div>'
+    )
+
+
+def quote_html(text: str) -> str:
+    """An escaped block quote (claims and evidence); the line breaks of the PDF are dropped."""
+    paragraphs = [" ".join(p.split()) for p in text.replace("\r\n", "\n").split("\n\n")]
+    body = "<br><br>".join(esc(p) for p in paragraphs if p)
+    return (
+        '<div class="ra-quote" style="border-left:3px solid #d0d7de;padding:.2em .8em;'
+        f'margin:.3em 0 .8em 0">{body}</div>'
+    )
+
+
+# ---- tables and option labels (plain text: st.dataframe and selectboxes do not render markup) --
+def ingest_rows(
+    report: IngestReport | None, refused: Sequence[tuple[str, str]]
+) -> list[dict[str, str]]:
+    """The results table: one row per file (matched, inferred, skipped...) and BibTeX problem."""
+    rows = [{"file": n, "result": "refused", "paper": "", "detail": r} for n, r in refused]
+    if report is None:
+        return rows
+    for m in report.matches:
+        name = Path(m.pdf).name
+        if m.key:
+            detail = f"by {m.method}" + (f" (score {m.score:.2f})" if m.method == "title" else "")
+            rows.append({"file": name, "result": "matched", "paper": m.key, "detail": detail})
+        else:
+            rows.append({"file": name, "result": "inferred", "paper": "", "detail": (
+                "no BibTeX entry matched: title and authors read from the PDF. "
+                "Fix the match below if you know its entry.")})  # fmt: skip
+    for s in report.skipped:
+        rows.append(
+            {"file": Path(s.path).name, "result": "skipped", "paper": "", "detail": s.reason}
+        )
+    for p in report.problems:
+        where = f"{Path(p.source).name}:{p.line}" if p.line else Path(p.source).name
+        rows.append(
+            {"file": where, "result": "BibTeX problem", "paper": p.key, "detail": p.message}
+        )
+    for key in report.entries_without_pdf:
+        rows.append({"file": "", "result": "entry without PDF", "paper": key, "detail": (
+            "listed in the .bib, no PDF yet: upload its PDF, or assign one below")})  # fmt: skip
+    return rows
+
+
+def paper_rows(papers: Sequence[Paper], query: str = "", with_pdf: bool = False,
+               inferred: bool = False) -> list[dict[str, Any]]:  # fmt: skip
+    q = query.casefold().strip()
+    rows = []
+    for p in papers:
+        if q and not any(q in s.casefold() for s in (p.label, p.title, p.key)):
+            continue
+        if (with_pdf and not p.pdf) or (inferred and p.metadata != "inferred"):
+            continue
+        rows.append({"label": p.label, "title": p.title, "year": p.year, "key": p.key,
+                     "pdf": p.pdf or "", "pages": p.pages, "chunks": p.chunks,
+                     "metadata": p.metadata})  # fmt: skip
+    return rows
+
+
+def flagged_name(row: Mapping[str, Any]) -> str:
+    question = (row["question"] or "checked text")[:70]
+    return f"{status_symbol(row['status'])} {row['marker']} — {question}"
+
+
+def run_name(runs: Sequence[Mapping[str, Any]]) -> Callable[[str], str]:
+    """A format_func for a selectbox of logged run ids (Store.history rows)."""
+    by_id = {r["id"]: r for r in runs}
+
+    def name(run_id: str) -> str:
+        r = by_id[run_id]
+        what = r["question"] or "Checked text"
+        return f"{r['created_at']:%Y-%m-%d %H:%M} · {what[:90]} ({r['source']}, {run_id})"
+
+    return name
+
+
+__all__ = [
+    "QUOTE_CHARS",
+    "STATUS_COLOURS",
+    "STATUS_HELP",
+    "answer_html",
+    "chip_html",
+    "citation_chip",
+    "esc",
+    "flagged_name",
+    "ingest_rows",
+    "legend_html",
+    "paper_rows",
+    "quote_html",
+    "references_html",
+    "run_name",
+    "status_label",
+    "status_symbol",
+    "summary_text",
+    "tooltip",
+]

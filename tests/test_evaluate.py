@@ -1,0 +1,222 @@
+"""The evaluation: the acceptance figures of the offline answerer over the real corpus, the
+aggregation on a tiny scripted case, the question-set format, and the `eval --json` output."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from research_assistant import store as store_mod
+from research_assistant.cli import main
+from research_assistant.errors import ResearchAssistantError
+from research_assistant.evaluate import (
+    EvalReport,
+    EvalRow,
+    Question,
+    evaluate,
+    load_questions,
+    parse_questions,
+    score_answer,
+)
+from research_assistant.extractive import dehyphenate
+from research_assistant.library import Library
+from research_assistant.models import Answer, Chunk, Citation, Mention, Passage
+from research_assistant.text import fold, normalize_space
+
+QUESTIONS = Path(__file__).resolve().parent / "data" / "questions.jsonl"
+
+
+@pytest.fixture(scope="module")
+def corpus_lib(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    lib = Library.open(tmp_path_factory.mktemp("eval") / "lib")
+    lib.ingest([*sorted(corpus.glob("*.pdf")), corpus / "library.bib"])
+    yield lib
+    store_mod.close(lib.root / "catalog.duckdb")
+
+
+@pytest.fixture(scope="module")
+def report(corpus_lib: Library) -> EvalReport:
+    return evaluate(corpus_lib, load_questions(QUESTIONS), backend="extractive")
+
+
+# ----------------------------------------------------------------------------- the question set
+def test_the_question_set_is_labelled_against_the_corpus(corpus: Path) -> None:
+    questions = load_questions(QUESTIONS)
+    assert len(questions) >= 30
+    assert sum(not q.answerable for q in questions) >= 6
+    bib = (corpus / "library.bib").read_text(encoding="utf-8")
+    keys = {k for q in questions for k in q.answer_paper_keys}
+    assert all(f"{{{k}," in bib for k in keys)
+    assert len(keys) >= 15  # spread across the papers
+    assert all(q.answer_hint for q in questions if q.answerable)
+
+
+def test_every_hint_is_on_a_page_of_an_answering_paper(corpus_lib: Library) -> None:
+    def page_text(chunk: Chunk) -> str:
+        return fold(normalize_space(dehyphenate(chunk.text)))
+
+    for q in load_questions(QUESTIONS):
+        texts = [page_text(c) for k in q.answer_paper_keys for c in corpus_lib.chunks_of(k)]
+        if q.answerable:
+            assert any(fold(q.answer_hint) in t for t in texts), q.id
+
+
+# ----------------------------------------------------------------------------- acceptance
+def test_answerable_questions_cite_a_paper_that_holds_the_answer(report: EvalReport) -> None:
+    rate = report.cites_answer_rate
+    assert rate is not None
+    assert rate >= 0.9, [r.id for r in report.answerable if not r.cites_answer_paper]
+
+
+def test_every_citation_shown_carries_a_verdict(report: EvalReport) -> None:
+    assert report.citations > 0
+    assert report.status_share == 1.0
+    assert report.unflagged_unverified == 0
+
+
+def test_every_unanswerable_question_is_refused(report: EvalReport) -> None:
+    assert report.refusal_rate_unanswerable == 1.0, [
+        (r.id, r.answer) for r in report.unanswerable if not r.refused
+    ]
+
+
+def test_retrieval_finds_a_holding_paper(report: EvalReport) -> None:
+    assert report.retrieval_hit_rate is not None and report.retrieval_hit_rate >= 0.9
+
+
+def test_eval_runs_are_logged_as_the_eval_user(corpus_lib: Library, report: EvalReport) -> None:
+    rows = corpus_lib.store.query("SELECT count(*) FROM runs WHERE username = 'eval'", [])
+    assert rows[0][0] >= len(report.rows)
+
+
+def test_unknown_answer_keys_are_an_error(corpus_lib: Library) -> None:
+    questions = [Question("q", "What is DLA?", ("noSuchPaper2020",))]
+    with pytest.raises(ResearchAssistantError, match="noSuchPaper2020"):
+        evaluate(corpus_lib, questions)
+
+
+def test_cli_eval_json(
+    corpus_lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "q.jsonl"
+    lines = QUESTIONS.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join([lines[0], lines[-1]]) + "\n", encoding="utf-8")
+    assert main(["--library", str(corpus_lib.root), "--json", "eval", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"backend", "model", "top_k", "aggregates", "rows"}
+    assert out["backend"] == "extractive" and out["top_k"] == 8
+    assert set(out["aggregates"]) >= {
+        "questions", "answerable", "unanswerable", "retrieval_hit_rate",
+        "cites_answer_paper_rate", "verified_share", "status_share", "unflagged_unverified",
+        "refused_unanswerable", "false_refusals",
+    }  # fmt: skip
+    assert out["aggregates"]["questions"] == 2 == len(out["rows"])
+    row = out["rows"][0]
+    assert set(row) >= {"id", "question", "answerable", "mode", "retrieval_hit",
+                        "cites_answer_paper", "statuses", "cited_keys", "unflagged"}  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- aggregation
+def _citation(marker: str, start: int, key: str | None, status: str) -> Citation:
+    mention = Mention(marker, start, start + len(marker), marker[1:].split(",")[0], year="2020")
+    return Citation(mention, status, paper_key=key)
+
+
+def _answer(text: str, citations: tuple[Citation, ...], retrieved: tuple[str, ...]) -> Answer:
+    passages = tuple(
+        Passage(Chunk(f"{k}:p1:{i}", k, 1, 0, 10, "text"), 1.0) for i, k in enumerate(retrieved)
+    )
+    mode = "answer" if citations else "refuse"
+    return Answer("id", "q", mode, text, citations, (), passages)  # type: ignore[arg-type]
+
+
+def _cited(text: str, *cites: tuple[str, str | None, str]) -> tuple[str, tuple[Citation, ...]]:
+    return text, tuple(_citation(m, text.index(m), k, s) for m, k, s in cites)
+
+
+def test_score_answer_on_a_scripted_case() -> None:
+    q = Question("q1", "What is D?", ("a2020",), "about 1.71")
+    text, cites = _cited(
+        "D is about 1.71 [Ann, 2020]. It grows [Bo, 2020].",
+        ("[Ann, 2020]", "a2020", "verified"),
+        ("[Bo, 2020]", "b2020", "unsupported"),
+    )
+    row = score_answer(q, _answer(text, cites, ("b2020", "a2020", "b2020")))
+    assert row.retrieved_keys == ("b2020", "a2020") and row.retrieval_hit
+    assert row.cites_answer_paper and row.hint_found is True
+    assert (row.citations, row.verified, row.with_status, row.unflagged) == (2, 1, 2, 0)
+
+
+def test_a_holding_paper_cited_but_not_verified_does_not_count() -> None:
+    q = Question("q1", "What is D?", ("a2020",))
+    text, cites = _cited("D is 3 [Ann, 2020].", ("[Ann, 2020]", "a2020", "unsupported"))
+    row = score_answer(q, _answer(text, cites, ("a2020",)))
+    assert row.retrieval_hit and not row.cites_answer_paper and row.hint_found is None
+
+
+def test_a_marker_without_a_citation_object_is_counted_unflagged() -> None:
+    q = Question("q1", "What is D?", ("a2020",))
+    text, cites = _cited(
+        "D is 1.71 [Ann, 2020]. It is 2 [Cy, 2021]. Odd [He et al., 2025].",
+        ("[Ann, 2020]", "a2020", "verified"),
+    )
+    row = score_answer(q, _answer(text, cites, ("a2020",)))
+    assert row.unflagged == 2  # "[Cy, 2021]" found by the citation finder, "[He ...]" by regex
+
+
+def test_report_aggregates() -> None:
+    def row(qid: str, answerable: bool, mode: str, hit: bool, cites: bool, statuses: tuple[str, ...], unflagged: int = 0) -> EvalRow:  # fmt: skip
+        keys = ("a",) * len(statuses)
+        return EvalRow(qid, qid, answerable, mode, ("a",), hit, cites, statuses, keys, unflagged)
+
+    rows = (
+        row("1", True, "answer", True, True, ("verified", "unsupported")),
+        row("2", True, "answer", True, False, ("not_retrieved", "")),
+        row("3", True, "refuse", False, False, ()),
+        row("4", True, "answer", True, True, ("verified",), unflagged=1),
+        row("5", False, "refuse", False, False, ()),
+        row("6", False, "answer", False, False, ("verified",)),
+    )
+    report = EvalReport("scripted", "s-1", 8, rows)
+    a = report.aggregates()
+    assert (a["questions"], a["answerable"], a["unanswerable"]) == (6, 4, 2)
+    assert a["retrieval_hit_rate"] == 0.75 and a["cites_answer_paper_rate"] == 0.5
+    assert a["citations"] == 6 and a["verified_share"] == 0.5
+    assert a["status_share"] == round(5 / 6, 4)
+    assert a["unflagged_unverified"] == 2  # one status missing, one marker without a citation
+    assert (a["refused_unanswerable"], a["refusal_rate_unanswerable"]) == (1, 0.5)
+    assert a["false_refusals"] == 1
+    empty = EvalReport("scripted", "s-1", 8, ()).aggregates()
+    assert empty["retrieval_hit_rate"] is None and empty["verified_share"] is None
+
+
+# ----------------------------------------------------------------------------- the file format
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        (["{not json"], "not valid JSON"),
+        (["[1, 2]"], "JSON object"),
+        (['{"question": "Why?", "answer_paper_keys": []}'], "id"),
+        (['{"id": "a", "question": " ", "answer_paper_keys": []}'], "question"),
+        (['{"id": "a", "question": "Why?", "answer_paper_keys": "k"}'], "answer_paper_keys"),
+        (['{"id": "a", "question": "Why?", "answer_paper_keys": []}'] * 2, "used twice"),
+        (["", "# only a comment"], "no questions"),
+    ],
+)
+def test_bad_question_files_name_the_line(lines: list[str], message: str) -> None:
+    with pytest.raises(ResearchAssistantError, match=message):
+        parse_questions(lines, "q.jsonl")
+
+
+def test_load_questions_skips_blanks_and_comments(tmp_path: Path) -> None:
+    path = tmp_path / "q.jsonl"
+    path.write_text(
+        '# a comment\n\n{"id": 7, "question": " Why? ", "answer_paper_keys": ["k"]}\n',
+        encoding="utf-8",
+    )
+    assert load_questions(path) == (Question("7", "Why?", ("k",)),)
+    with pytest.raises(ResearchAssistantError, match="Cannot read"):
+        load_questions(tmp_path / "missing.jsonl")

@@ -1,0 +1,410 @@
+"""AppTest (streamlit.testing.v1) runs of every page, on the demo library and on an empty one.
+
+AppTest runs the scripts in this process, so the cached Library (st.cache_resource) and the
+DuckDB parent connections are dropped after each test: no tmp library leaks into the next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+import streamlit as st
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from streamlit.testing.v1 import AppTest
+
+from research_assistant import Library, ResearchAssistantError, store, ui
+from research_assistant.demo import DEMO_PAPERS, build_demo, demo_bibtex
+from research_assistant.errors import LLMError
+from research_assistant.llm import AnswerRequest, Draft, RepairNote
+from research_assistant.pipeline import ask
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = {
+    "app.py": "Ask your library",
+    "pages/1_Library.py": "Library",
+    "pages/2_Audit.py": "Audit",
+    "pages/3_Export.py": "Export",
+    "pages/4_Check_text.py": "Check the citations of a text",
+}
+QUESTION = "What fractal dimension do DLA clusters have in 2D?"
+DLA = "lindqvistDiffusionlimitedAggregationHow2021"
+# Copied from the demo DLA paper, so it verifies against it.
+SUPPORTED = (
+    "Large off-lattice simulations of clusters with millions of particles give a fractal "
+    "dimension D ≈ 1.71 for DLA clusters in two dimensions"
+)
+UNRELATED = "The Moon is made of green cheese and orbits Jupiter every three days"
+
+
+class ScriptedAnswerer:
+    """A fake Answerer: returns the drafts it was given, records what it was asked."""
+
+    backend = "scripted"
+    model = "scripted-1"
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.requests: list[AnswerRequest] = []
+
+    def answer(self, request: AnswerRequest, on_text: Callable[[str], None] | None = None) -> Draft:
+        self.requests.append(request)
+        if on_text is not None:
+            for piece in self.text.split(" "):
+                on_text(piece + " ")
+        return Draft(self.text, self.model, self.backend)
+
+    def repair(
+        self,
+        request: AnswerRequest,
+        draft: Draft,
+        notes: Sequence[RepairNote],
+        on_text: Callable[[str], None] | None = None,
+    ) -> Draft:
+        return draft  # keeps the failing citations, so their verdicts are shown
+
+
+@pytest.fixture(autouse=True)
+def _fresh_resources() -> Iterator[None]:
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    yield
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    store.close_all()
+
+
+@pytest.fixture
+def library_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "library"
+    monkeypatch.setenv("RA_LIBRARY_DIR", str(path))
+    return path
+
+
+@pytest.fixture
+def demo_lib(library_dir: Path, tmp_path: Path) -> Library:
+    lib = shared_library(library_dir)
+    lib.ingest(build_demo(tmp_path / "demo-src"))
+    return lib
+
+
+def shared_library(path: Path) -> Library:
+    """The Library object the pages use (one per folder and process, from st.cache_resource)."""
+    return ui._open_library(str(path.resolve()))
+
+
+def label(lib: Library, key: str) -> str:
+    paper = lib.paper(key)
+    assert paper is not None
+    return paper.label
+
+
+def run(page: str, **state: Any) -> AppTest:
+    """Run ``page`` as a session of the multipage app does: app.py is the entry script."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+    for key, value in state.items():
+        at.session_state[key] = value
+    if page != "app.py":
+        at.switch_page(page)
+    return at.run()
+
+
+def html_of(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def assert_ok(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_runs_on_the_demo_library(demo_lib: Library, page: str) -> None:
+    at = run(page)
+    assert_ok(at)
+    assert at.title[0].value == PAGES[page]
+    assert [link.label for link in at.sidebar.get("page_link")] == [
+        "Ask",
+        "Library",
+        "Audit",
+        "Export",
+        "Check text",
+    ]
+    assert not at.error, [e.value for e in at.error]
+    assert any("Demo content" in i.value for i in at.sidebar.info)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_runs_on_an_empty_library(library_dir: Path, page: str) -> None:
+    at = run(page)
+    assert_ok(at)
+    assert at.title[0].value == PAGES[page]
+    assert not at.error, [e.value for e in at.error]
+    assert any("0 papers" in c.value for c in at.sidebar.caption)
+
+
+def test_sidebar_says_which_backend_answers(demo_lib: Library) -> None:
+    at = run("app.py")
+    captions = " ".join(c.value for c in at.sidebar.caption)
+    assert "Offline extractive answerer — set ANTHROPIC_API_KEY to use Claude" in captions
+    assert at.sidebar.slider(key="ra_top_k").value == 8
+    assert "4 papers" in captions
+
+
+def test_ask_shows_verdict_chips_references_and_evidence(demo_lib: Library) -> None:
+    dla = label(demo_lib, DLA)
+    text = f"{SUPPORTED} [{dla}]. {UNRELATED} [{dla}]. DLA was studied early [Nobody, 1999]."
+    fake = ScriptedAnswerer(text)
+    at = run("app.py", **{ui.ANSWERER_KEY: fake})
+    at.chat_input[0].set_value(QUESTION).run()
+    assert_ok(at)
+    assert fake.requests and fake.requests[0].question == QUESTION
+    page = html_of(at)
+    assert page.count('class="ra-chip ra-verified"') >= 1
+    assert 'class="ra-chip ra-unsupported"' in page
+    assert 'class="ra-chip ra-unknown_source"' in page
+    assert "References" in page and "Diffusion-Limited Aggregation" in page
+    assert "Scripted answerer in use" in " ".join(c.value for c in at.sidebar.caption)
+    statuses = [c["status"] for c in demo_lib.store.run(ask_id(demo_lib))["citations"]]
+    assert statuses == ["verified", "unsupported", "unknown_source"]
+
+    # A reload (a new session) shows the answer again, from the log
+    at = run("app.py")
+    assert 'class="ra-chip ra-verified"' in html_of(at)
+    assert QUESTION in " ".join(m.value.replace("\\", "") for m in at.markdown)
+
+    # "Clicking" a citation: its evidence button opens the dialog with the highlighted page
+    buttons = [b for b in at.button if b.key and b.key.startswith("ev-")]
+    assert [b.label.split()[:2] for b in buttons] == [["1", "✅"], ["2", "⚠"], ["3", "❓"]]
+    buttons[0].click().run()
+    assert_ok(at)
+    images = at.get("image")
+    assert images, "the page image is shown"
+    assert images[0].captions == ["Page 1: the evidence is highlighted"]
+    assert any(d.label == "Download the PDF" for d in at.get("download_button"))
+
+
+def ask_id(lib: Library) -> str:
+    return lib.store.history("local", limit=1)[0]["id"]
+
+
+class FailingAnswerer(ScriptedAnswerer):
+    def answer(self, request: AnswerRequest, on_text: Callable[[str], None] | None = None) -> Draft:
+        raise LLMError("Claude is overloaded (529).", retryable=True)
+
+
+def test_ask_shows_answerer_failures_as_errors(demo_lib: Library) -> None:
+    at = run("app.py", **{ui.ANSWERER_KEY: FailingAnswerer("")})
+    at.chat_input[0].set_value(QUESTION).run()
+    assert_ok(at)
+    assert [e.value for e in at.error] == [
+        "Claude is overloaded (529). This is temporary: try again in a minute."
+    ]
+
+
+def test_claude_without_a_key_says_how_to_enable_it(demo_lib: Library) -> None:
+    at = run("app.py")
+    at.sidebar.selectbox(key="ra_backend").set_value("anthropic").run()
+    at.chat_input[0].set_value(QUESTION).run()
+    assert_ok(at)
+    assert any("ANTHROPIC_API_KEY" in e.value for e in at.error)
+
+
+def test_ask_with_no_library_refuses_politely(library_dir: Path) -> None:
+    at = run("app.py", **{ui.ANSWERER_KEY: ScriptedAnswerer("anything")})
+    at.chat_input[0].set_value(QUESTION).run()
+    assert_ok(at)
+    assert "The library does not answer this." in html_of(at)
+
+
+def _demo_upload(tmp_path: Path) -> tuple[bytes, bytes]:
+    paths = build_demo(tmp_path / "up")
+    dla = next(p for p in paths if p.name == f"{DLA}.pdf")
+    entry = next(e for e in demo_bibtex().split("\n@") if DLA in e)
+    return dla.read_bytes(), ("@" + entry.lstrip("@")).encode("utf-8")
+
+
+def test_upload_a_pdf_and_a_bib_adds_the_paper(library_dir: Path, tmp_path: Path) -> None:
+    pdf_bytes, bib_bytes = _demo_upload(tmp_path)
+    at = run("pages/1_Library.py")
+    at.file_uploader[0].set_value(
+        [("../../dla.pdf", pdf_bytes, "application/pdf"), ("dla.bib", bib_bytes, "text/plain")]
+    )
+    at.button[0].click().run()  # the form's submit button
+    assert_ok(at)
+    lib = shared_library(library_dir)
+    paper = lib.paper(DLA)
+    assert paper is not None and paper.pdf and paper.metadata == "bibtex"
+    table = at.dataframe[0].value
+    assert list(table["result"]) == ["matched"]
+    assert list(table["file"]) == ["dla.pdf"]  # the path was stripped from the name
+    assert any("1 added" in s.value for s in at.success)
+    assert not list(library_dir.parent.glob("dla.pdf"))
+
+
+def test_upload_several_files_at_once(library_dir: Path, tmp_path: Path) -> None:
+    files = [
+        (p.name, p.read_bytes(), "application/octet-stream") for p in build_demo(tmp_path / "up")
+    ]
+    at = run("pages/1_Library.py")
+    at.file_uploader[0].set_value(files)
+    at.button[0].click().run()
+    assert_ok(at)
+    assert len(shared_library(library_dir).papers()) == len(DEMO_PAPERS)
+    table = at.dataframe[0].value
+    assert list(table["result"]) == ["matched"] * len(DEMO_PAPERS)
+    bars = [p.text for p in at.get("progress")]
+    assert len(bars) == len(files) and all(b.endswith(": done") for b in bars), bars
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("image.pdf", b"\x89PNG\r\n\x1a\n" + b"0" * 100, "is not a PDF"),
+        ("empty.pdf", b"", "is empty"),
+        ("refs.bib", b"just some words, no entries", "has no BibTeX entries"),
+        ("refs.bib", b"@article{x,\x00\x00", "is a binary file"),
+    ],
+)
+def test_uploads_are_checked_by_content(
+    library_dir: Path, name: str, data: bytes, message: str
+) -> None:
+    at = run("pages/1_Library.py")
+    at.file_uploader[0].set_value([(name, data, "application/octet-stream")])
+    at.button[0].click().run()
+    assert_ok(at)
+    errors = [e.value for e in at.error]
+    assert any(message in e and Path(name).name in e for e in errors), errors
+    assert shared_library(library_dir).papers() == []
+
+
+@pytest.mark.parametrize(
+    ("name", "safe"),
+    [
+        ("../../etc/passwd.pdf", "passwd.pdf"),
+        ("C:\\Users\\me\\paper.pdf", "paper.pdf"),
+        ("..", "upload"),
+        ("we ird;$(rm -rf).pdf", "we ird_(rm -rf).pdf"),
+        ("Müller (2020) – Growth.pdf", "Müller (2020) _ Growth.pdf"),
+    ],
+)
+def test_upload_names_cannot_escape(name: str, safe: str) -> None:
+    assert ui.safe_upload_name(name) == safe
+
+
+def test_upload_type_is_checked_beyond_the_uploader_filter() -> None:
+    # The uploader refuses other extensions in the browser and on the server; this is the
+    # second line, for callers of ingest_uploads that bypass the widget.
+    with pytest.raises(ResearchAssistantError, match=r"only PDF and \.bib"):
+        ui.check_upload("notes.docx", b"PK\x03\x04", 2**20)
+    with pytest.raises(ResearchAssistantError, match="over the 1 MiB limit"):
+        ui.check_upload("big.pdf", b"%PDF-1.7" + b"0" * 2**21, 2**20)
+    assert ui.check_upload("latin1.bib", "@misc{k, title={Müller}}".encode("latin-1"), 2**20)
+
+
+def test_library_search_filters_and_remove(demo_lib: Library) -> None:
+    at = run("pages/1_Library.py")
+    assert len(at.dataframe[0].value) == 4
+    at.text_input[0].set_value("percolation").run()
+    table = at.dataframe[0].value
+    assert list(table["key"]) == ["okaforPercolationThresholdsTwodimensional2020"]
+    at.text_input[0].set_value("").run()
+    at.checkbox[1].check().run()  # only inferred metadata: none in the demo
+    assert len(at.dataframe[0].value) == 0
+    at.checkbox[1].uncheck().run()
+
+    remove = next(b for b in at.button if b.label == "Remove")
+    assert remove.disabled  # not before the confirmation
+    at.selectbox[-1].set_value(DLA)
+    at.checkbox[-1].check().run()
+    next(b for b in at.button if b.label == "Remove").click().run()
+    assert_ok(at)
+    assert demo_lib.paper(DLA) is None  # the shared Library object sees it at once
+
+
+def test_fix_a_match_moves_the_pdf(demo_lib: Library) -> None:
+    at = run("pages/1_Library.py")
+    perc = "okaforPercolationThresholdsTwodimensional2020"
+    at.selectbox[0].set_value(DLA)
+    at.selectbox[1].set_value(perc).run()
+    next(b for b in at.button if b.label == "Move the PDF").click().run()
+    assert_ok(at)
+    assert demo_lib.paper(DLA).pdf is None
+    assert "lindqvist" in (demo_lib.paper(perc).pdf or "")
+
+
+class _Recording(MemoryMediaFileStorage):
+    files: dict[str, tuple[bytes, str]] = {}  # noqa: RUF012 - shared on purpose (one per test)
+
+    def load_and_get_id(self, path_or_data: Any, mimetype: str, kind: Any, filename: Any = None):  # type: ignore[no-untyped-def]
+        data = path_or_data if isinstance(path_or_data, bytes) else str(path_or_data).encode()
+        file_id = super().load_and_get_id(path_or_data, mimetype, kind, filename)
+        _Recording.files[str(filename)] = (data, mimetype)
+        return file_id
+
+
+def test_export_offers_three_downloads(demo_lib: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    dla = label(demo_lib, DLA)
+    answer = ask(
+        demo_lib,
+        QUESTION,
+        user="local",
+        answerer=ScriptedAnswerer(f"{SUPPORTED} [{dla}]. {UNRELATED} [{dla}]."),
+    )
+    _Recording.files = {}
+    monkeypatch.setattr("streamlit.testing.v1.app_test.MemoryMediaFileStorage", _Recording)
+    at = run("pages/3_Export.py")
+    assert_ok(at)
+    labels = [d.label for d in at.get("download_button")]
+    assert labels == [
+        "Download Markdown",
+        "Download HTML",
+        "Download BibTeX of the cited works",
+    ]
+    md, _ = _Recording.files[f"citable-{answer.id}.md"]
+    page, _ = _Recording.files[f"citable-{answer.id}.html"]
+    bib, _ = _Recording.files[f"citable-{answer.id}.bib"]
+    assert QUESTION.encode() in md and b"unsupported" in md
+    assert b"<html" in page.lower() and b"verified" in page
+    assert bib.count(b"@") == 1 and DLA.encode() in bib
+
+
+def test_check_text_shows_chips_and_references(demo_lib: Library) -> None:
+    dla = label(demo_lib, DLA)
+    at = run("pages/4_Check_text.py")
+    at.text_area[0].set_value(f"{SUPPORTED} [{dla}]. Growth is slow (Ghost, 2001).")
+    at.button[0].click().run()
+    assert_ok(at)
+    page = html_of(at)
+    assert 'class="ra-chip ra-verified"' in page
+    assert 'class="ra-chip ra-unknown_source"' in page
+    assert "Diffusion-Limited Aggregation" in page
+
+
+def test_check_text_escapes_html(demo_lib: Library) -> None:
+    at = run("pages/4_Check_text.py")
+    at.text_area[0].set_value('<img src=x onerror="alert(1)"> claim [<b>Evil</b>, 2020].')
+    at.button[0].click().run()
+    assert_ok(at)
+    page = html_of(at)
+    assert "<img" not in page and "<b>Evil" not in page
+    assert "&lt;img src=x" in page
+
+
+def test_audit_after_some_answers(demo_lib: Library) -> None:
+    dla = label(demo_lib, DLA)
+    ask(demo_lib, QUESTION, user="local", answerer=ScriptedAnswerer(f"{UNRELATED} [{dla}]."))
+    ask(demo_lib, QUESTION, user="local", answerer=ScriptedAnswerer(f"{SUPPORTED} [{dla}]."))
+    at = run("pages/2_Audit.py")
+    assert_ok(at)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Citations checked"] == "2"
+    assert metrics["Verified"] == "50%"
+    assert len(at.dataframe[0].value) == 1
+    shown = " ".join(m.value for m in at.markdown)
+    assert "green cheese" in shown and "Question" in shown
+
+
+def test_demo_papers_are_the_ones_the_tests_use() -> None:
+    assert DLA in {p.key for p in DEMO_PAPERS}
