@@ -156,7 +156,12 @@ class Library:
         workers: int = 2,
         max_bytes: int | None = None,
     ) -> IngestReport:
-        """Add PDFs, .bib files or folders. Bad files are skipped with a reason."""
+        """Add PDFs, .bib files or folders. Bad files are skipped with a reason.
+
+        ``progress(done, total, name)`` is called as each PDF is read, possibly from a reader
+        thread: a UI should hand it over to its own thread (the Library page uses a queue).
+        Ingests are serialised; asking goes on meanwhile and sees the new state when it lands.
+        """
         with self._change_lock:
             started = datetime.now(UTC).replace(tzinfo=None)
             plan = ingest.plan(

@@ -180,3 +180,72 @@ def test_sixteen_threads_ask_while_another_ingests(tmp_path: Path, corpus: Path)
         assert {p.chunk.paper_key for p in a.retrieved} <= new_keys
         assert any(p.chunk.paper_key in old_keys for p in a.retrieved)
     store_mod.close(lib.root / "catalog.duckdb")
+
+
+# ---- Claude through the whole pipeline: the real SDK against the local fake Messages API ----
+from research_assistant.errors import LLMError  # noqa: E402
+from tests.fake_claude import FakeClaude, answer, cite, error  # noqa: E402
+
+
+@pytest.fixture
+def claude_env(fake_claude: FakeClaude, monkeypatch: pytest.MonkeyPatch) -> FakeClaude:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")  # a dummy: the fake server checks nothing
+    monkeypatch.setenv("RA_ANTHROPIC_BASE_URL", fake_claude.base_url)
+    monkeypatch.setenv("RA_MODEL", "claude-test")
+    monkeypatch.setenv("RA_LLM_MAX_RETRIES", "1")
+    return fake_claude
+
+
+QUESTION = "What fractal dimension do DLA clusters have in 2D?"
+
+
+def test_claude_good_cited_answer(demo_lib: Library, claude_env: FakeClaude) -> None:
+    claude_env.enqueue(answer((f"{DLA_CLAIM} [{DLA}].", [cite("D ≈ 1.71", index=0)])))
+    pieces: list[str] = []
+    result = ask(demo_lib, QUESTION, user="ann", on_text=pieces.append)  # backend from the key
+    assert (result.backend, result.model, result.mode) == ("anthropic", "claude-test", "answer")
+    assert len(pieces) > 1 and [c.status for c in result.citations] == ["verified"]
+    sent = claude_env.requests[0]
+    blocks = [b for b in sent["messages"][0]["content"] if b["type"] == "search_result"]
+    assert blocks and all(b["citations"] == {"enabled": True} for b in blocks)
+    assert DLA in {b["title"] for b in blocks}
+    row = demo_lib.store.query(
+        "SELECT backend, model, username, status FROM citation_log WHERE run_id = ?", [result.id]
+    )
+    assert row == [("anthropic", "claude-test", "ann", "verified")]
+
+
+def test_claude_hallucination_is_repaired(demo_lib: Library, claude_env: FakeClaude) -> None:
+    claude_env.enqueue(
+        answer(f"{DLA_CLAIM} [Witten and Sander, 1981]."),
+        answer(f"{DLA_CLAIM} [{DLA}]."),
+    )
+    result = ask(demo_lib, QUESTION)
+    assert result.repaired and [c.status for c in result.citations] == ["verified"]
+    follow_up = claude_env.requests[1]["messages"][-1]["content"]
+    assert "[Witten and Sander, 1981]" in follow_up and "unknown_source" in follow_up
+
+
+def test_claude_still_wrong_after_repair_is_flagged_and_logged(
+    demo_lib: Library, claude_env: FakeClaude
+) -> None:
+    wrong = f"{DLA_CLAIM} [{DLA}]. The square lattice percolates at 0.9 [Okafor, 2020a]."
+    claude_env.enqueue(answer(wrong), answer(wrong))
+    result = ask(demo_lib, QUESTION)
+    flagged = [c for c in result.citations if c.status != "verified"]
+    assert result.mode == "answer" and flagged and flagged[0].mention.marker == "[Okafor, 2020a]"
+    assert flagged[0].reason  # shown to the user with the chip
+    logged = demo_lib.store.query(
+        "SELECT status FROM citation_log WHERE run_id = ? ORDER BY idx", [result.id]
+    )
+    assert [r[0] for r in logged] == [c.status for c in result.citations]
+
+
+@pytest.mark.parametrize("status", [529, 500])
+def test_claude_overloaded_gives_a_retryable_error(
+    demo_lib: Library, claude_env: FakeClaude, status: int
+) -> None:
+    claude_env.enqueue(error(status), error(status))
+    with pytest.raises(LLMError) as caught:
+        ask(demo_lib, QUESTION)
+    assert caught.value.retryable and "extractive" in str(caught.value)
