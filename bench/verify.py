@@ -23,7 +23,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "data")]
 
 import labelled_set  # noqa: E402
 
-from research_assistant import verify  # noqa: E402
+from research_assistant import support, verify  # noqa: E402
 from research_assistant.models import VERIFIED, Chunk, Mention, Name, Paper  # noqa: E402
 from research_assistant.text import content_words, numbers, sentence_spans  # noqa: E402
 
@@ -141,7 +141,7 @@ def main() -> None:
     cases = make_citations(rng, papers, chunks)
     n_chunks = sum(len(c) for c in chunks.values())
     print(f"library: {len(papers)} papers, {n_chunks} chunks; {len(cases)} citations")
-    verify._CACHE.clear()
+    support.clear_cache()
     times, statuses = run(cases, resolver, chunks)
     report("verify, cold cache (all chunks)", times)
     times, statuses = run(cases, resolver, chunks)
@@ -154,7 +154,7 @@ def main() -> None:
     run(cases, resolver, chunks, retrieved_of)  # sentences of the retrieved chunks, once
     times, _ = run(cases, resolver, chunks, retrieved_of)
     report("ask, 6 retrieved chunks, warm", times)
-    verify._CACHE.clear()
+    support.clear_cache()
     times, _ = run(cases, resolver, chunks, retrieved_of)
     report("ask, 6 retrieved chunks, cold", times)
     sample = [c for cs in list(chunks.values())[:100] for c in cs]
