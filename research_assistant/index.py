@@ -80,7 +80,8 @@ class PageChunker(NodeParser):
         for doc in nodes:
             text = doc.get_content(metadata_mode=MetadataMode.NONE)
             meta = dict(doc.metadata)
-            for i, (start, end) in enumerate(split_page(text)):
+            spans = meta.get("spans") or split_page(text)
+            for i, (start, end) in enumerate(spans):
                 node_id = f"{meta['chunk_prefix']}:p{meta['page']}:{i}"
                 out.append(
                     TextNode(
@@ -97,13 +98,28 @@ class PageChunker(NodeParser):
 _CHUNKER = PageChunker(include_metadata=False, include_prev_next_rel=False)
 
 
-def chunk_paper(paper_key: str, file_sha256: str, pages: Iterable[PageText]) -> list[Chunk]:
+def page_spans(pages: Iterable[PageText]) -> dict[int, list[tuple[int, int]]]:
+    """split_page of every page, by page number: computed ahead while other PDFs are read."""
+    return {p.number: split_page(p.text) for p in pages if p.text.strip()}
+
+
+def chunk_paper(
+    paper_key: str,
+    file_sha256: str,
+    pages: Iterable[PageText],
+    spans: Mapping[int, list[tuple[int, int]]] | None = None,
+) -> list[Chunk]:
     """Chunks of one paper; ids carry the file hash so a replaced file gets new ids."""
     prefix = f"{paper_key}@{file_sha256[:8]}"
     docs = [
         Document(
             text=p.text,
-            metadata={"paper_key": paper_key, "page": p.number, "chunk_prefix": prefix},
+            metadata={
+                "paper_key": paper_key,
+                "page": p.number,
+                "chunk_prefix": prefix,
+                "spans": (spans or {}).get(p.number),
+            },
         )
         for p in pages
         if p.text.strip()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from research_assistant import bibtex, matching
 from research_assistant.errors import BibtexError
-from research_assistant.index import chunk_paper
+from research_assistant.index import chunk_paper, page_spans
 from research_assistant.models import (
     BibProblem,
     Chunk,
@@ -77,27 +77,30 @@ def collect(paths: Sequence[Path]) -> tuple[list[Path], list[Path], list[Skipped
 
 def read_pdfs(
     paths: Sequence[Path], workers: int, progress: Progress | None
-) -> list[PdfInfo | str]:
-    """Several new PDFs are read by worker processes (PyMuPDF holds the GIL)."""
+) -> tuple[list[PdfInfo | str], dict[int, dict[int, list[tuple[int, int]]]]]:
+    """Several new PDFs are read by worker processes (PyMuPDF holds the GIL); meanwhile this
+    process splits the pages already read into chunk spans. Returns (results, spans by index)."""
     total = len(paths)
+    spans: dict[int, dict[int, list[tuple[int, int]]]] = {}
+    done = 0
+    lock = threading.Lock()
+
+    def finished(i: int, result: PdfInfo | str) -> None:
+        nonlocal done
+        if isinstance(result, PdfInfo):
+            spans[i] = page_spans(result.pages)
+        with lock:
+            done += 1
+            if progress:
+                progress(done, total, paths[i].name)
+
     if workers > 1 and total >= POOL_MIN_FILES:
-        done = 0
-        lock = threading.Lock()
-
-        def tick(i: int) -> None:
-            nonlocal done
-            with lock:
-                done += 1
-                if progress:
-                    progress(done, total, paths[i].name)
-
-        return read_many([str(p) for p in paths], workers, tick)
+        return read_many([str(p) for p in paths], workers, finished), spans
     results: list[PdfInfo | str] = []
     for i, p in enumerate(paths):
         results.append(read_or_reason(str(p)))
-        if progress:
-            progress(i + 1, total, p.name)
-    return results
+        finished(i, results[-1])
+    return results, spans
 
 
 def _read_bibs(
@@ -189,11 +192,14 @@ def plan(
         new_data[str(p)] = (data, sha)
 
     infos: list[PdfInfo] = []
-    for p, result in zip(new_paths, read_pdfs(new_paths, workers, progress), strict=True):
+    results, spans_by_index = read_pdfs(new_paths, workers, progress)
+    spans_of: dict[str, dict[int, list[tuple[int, int]]]] = {}
+    for i, (p, result) in enumerate(zip(new_paths, results, strict=True)):
         if isinstance(result, str):
             skipped.append(Skipped(str(p), result))
         else:
             infos.append(replace(result, path=str(p)))
+            spans_of[str(p)] = spans_by_index.get(i, {})
 
     candidates = list(entries.values()) + [p for k, p in existing.items() if k not in entries]
     bib_dirs = [b.parent.resolve() for b in bibs]
@@ -219,7 +225,7 @@ def plan(
             if key in unchanged:
                 unchanged.remove(key)
         name = safe_name(key, sha)
-        cks = chunk_paper(key, sha, info.pages)
+        cks = chunk_paper(key, sha, info.pages, spans_of.get(info.path))
         papers[key] = replace(papers[key], pdf=name, pages=info.page_count, chunks=len(cks))
         chunks[key] = cks
         pdf_bytes[name] = data

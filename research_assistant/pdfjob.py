@@ -49,7 +49,7 @@ def _read_exact(stream: IO[bytes], n: int) -> bytes:
 
 
 def read_many(
-    paths: Sequence[str], workers: int, on_done: Callable[[int], None] | None = None
+    paths: Sequence[str], workers: int, on_done: Callable[[int, Result], None] | None = None
 ) -> list[Result]:
     """Read ``paths`` with ``workers`` subprocesses; results in input order. A worker that
     dies makes its current file a readable failure and the others go on in this process."""
@@ -85,7 +85,7 @@ def read_many(
                     return
                 finally:
                     if on_done:
-                        on_done(i)
+                        on_done(i, results[i] or "")
         finally:
             proc.stdin.close()
             proc.wait(timeout=30)
@@ -99,7 +99,7 @@ def read_many(
         i = todo.get()
         results[i] = read_or_reason(paths[i])
         if on_done:
-            on_done(i)
+            on_done(i, results[i] or "")
     return [
         r if r is not None else f"{Path(p).name}: not read"
         for r, p in zip(results, paths, strict=True)

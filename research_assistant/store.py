@@ -112,25 +112,30 @@ def row_to_paper(r: Sequence[Any]) -> Paper:
     )  # fmt: skip
 
 
-def _bulk_insert_chunks(cur: duckdb.DuckDBPyConnection, chunks: Sequence[Chunk]) -> None:
-    """executemany costs about 0.5 ms a row in DuckDB; a registered frame inserts in one go."""
+def _bulk_insert(
+    cur: duckdb.DuckDBPyConnection,
+    table: str,
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    replace_key: str = "",
+) -> None:
+    """executemany costs about 0.5 ms a row in DuckDB; a registered frame inserts in one go.
+    With ``replace_key``, rows with the same key are deleted first."""
     import pandas as pd  # installed with streamlit; imported here to keep start-up light
 
-    frame = pd.DataFrame(
-        {
-            "chunk_id": [c.chunk_id for c in chunks],
-            "paper_key": [c.paper_key for c in chunks],
-            "page": [c.page for c in chunks],
-            "start_offset": [c.start for c in chunks],
-            "end_offset": [c.end for c in chunks],
-            "text": [c.text for c in chunks],
-        }
-    )
-    cur.register("_new_chunks", frame)
+    frame = pd.DataFrame.from_records(list(rows), columns=list(columns))
+    cur.register("_new_rows", frame)
     try:
-        cur.execute("INSERT INTO chunks SELECT * FROM _new_chunks")
+        if replace_key:
+            cur.execute(
+                f"DELETE FROM {table} WHERE {replace_key} IN (SELECT {replace_key} FROM _new_rows)"
+            )
+        cur.execute(f"INSERT INTO {table} ({', '.join(columns)}) SELECT * FROM _new_rows")
     finally:
-        cur.unregister("_new_chunks")
+        cur.unregister("_new_rows")
+
+
+_CHUNK_COLUMNS = ("chunk_id", "paper_key", "page", "start_offset", "end_offset", "text")
 
 
 class Store:
@@ -257,18 +262,18 @@ class Store:
             for key in list(removed):
                 cur.execute("DELETE FROM chunks WHERE paper_key = ?", [key])
                 cur.execute("DELETE FROM papers WHERE key = ?", [key])
-            for paper, sha in papers:
-                cur.execute("DELETE FROM papers WHERE key = ?", [paper.key])
-                cur.execute(
-                    f"INSERT INTO papers ({_PAPER_COLUMNS}) VALUES ({', '.join('?' * 20)})",
-                    paper_to_row(paper, sha),
-                )
+            rows = [paper_to_row(paper, sha) for paper, sha in papers]
+            if rows:
+                _bulk_insert(cur, "papers", _PAPER_COLUMNS.split(", "), rows, replace_key="key")
             new_rows: list[Chunk] = []
             for key, items in chunks.items():
                 cur.execute("DELETE FROM chunks WHERE paper_key = ?", [key])
                 new_rows.extend(items)
             if new_rows:
-                _bulk_insert_chunks(cur, new_rows)
+                chunk_rows = [
+                    (c.chunk_id, c.paper_key, c.page, c.start, c.end, c.text) for c in new_rows
+                ]
+                _bulk_insert(cur, "chunks", _CHUNK_COLUMNS, chunk_rows)
             for sha, name, original, size, pages in files:
                 cur.execute(
                     "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)",
