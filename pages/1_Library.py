@@ -1,37 +1,38 @@
-"""Library: upload PDFs and BibTeX, see how they matched, search, fix matches, remove papers."""
+"""Library: the papers, searchable; curators also upload PDFs and BibTeX, fix matches, remove."""
 
 import streamlit as st
 
 from research_assistant import ResearchAssistantError, render, ui
 
 lib = ui.start_page("Library", "📚")
-user = ui.current_user()
+user = ui.viewer()
 st.title("Library")
 
-st.subheader("Add papers")
-folder = st.toggle("Upload a whole folder", help="Otherwise choose one or more files.")
-with st.form("upload", clear_on_submit=True):
-    files = st.file_uploader(
-        "PDFs and BibTeX (.bib) files: Zotero, JabRef, Mendeley exports or hand-kept",
-        type=["pdf", "bib"],
-        accept_multiple_files="directory" if folder else True,
-    )
-    submitted = st.form_submit_button("Add to the library", type="primary")
-if submitted and files:
-    try:
-        st.session_state["ra_ingest"] = ui.ingest_uploads(lib, files, user)
-    except ResearchAssistantError as e:
-        ui.show_error(e)
-if "ra_ingest" in st.session_state:
-    report, refused = st.session_state["ra_ingest"]
-    if report is not None:
-        st.success(
-            f"{len(report.added)} added, {len(report.updated)} updated, "
-            f"{len(report.unchanged)} unchanged, {len(report.skipped)} skipped."
+if user.is_curator:
+    st.subheader("Add papers")
+    folder = st.toggle("Upload a whole folder", help="Otherwise choose one or more files.")
+    with st.form("upload", clear_on_submit=True):
+        files = st.file_uploader(
+            "PDFs and BibTeX (.bib) files: Zotero, JabRef, Mendeley exports or hand-kept",
+            type=["pdf", "bib"],
+            accept_multiple_files="directory" if folder else True,
         )
-    for _name, reason in refused:
-        st.error(reason, icon="🚫")
-    st.dataframe(render.ingest_rows(report, refused), hide_index=True, width="stretch")
+        submitted = st.form_submit_button("Add to the library", type="primary")
+    if submitted and files:
+        try:
+            st.session_state["ra_ingest"] = ui.ingest_uploads(lib, files, user)
+        except ResearchAssistantError as e:
+            ui.show_error(e)
+    if "ra_ingest" in st.session_state:
+        report, refused = st.session_state["ra_ingest"]
+        if report is not None:
+            st.success(
+                f"{len(report.added)} added, {len(report.updated)} updated, "
+                f"{len(report.unchanged)} unchanged, {len(report.skipped)} skipped."
+            )
+        for _name, reason in refused:
+            st.error(reason, icon="🚫")
+        st.dataframe(render.ingest_rows(report, refused), hide_index=True, width="stretch")
 
 papers = lib.papers()
 st.subheader(f"Papers ({len(papers)})")
@@ -42,6 +43,9 @@ inferred = right.checkbox("Only inferred metadata (PDFs without a BibTeX entry)"
 rows = render.paper_rows(papers, query, with_pdf, inferred)
 st.dataframe(rows, hide_index=True, width="stretch")
 st.caption(f"{len(rows)} of {len(papers)} papers shown.")
+if not user.is_curator:
+    st.caption("Adding, fixing and removing papers is for the library's curators.")
+    st.stop()
 
 name = ui.paper_name(lib)
 with_pdfs = [p.key for p in papers if p.pdf]
@@ -53,7 +57,7 @@ with st.expander("Fix a match: give a PDF to the right entry"):
         target = st.selectbox("belongs to the entry", [p.key for p in papers], format_func=name)
         if st.button("Move the PDF", disabled=source == target):
             try:
-                lib.assign_pdf(source, target, user=user)
+                ui.move_pdf(lib, source, target, user)
                 st.success("Moved. The Ask page uses the change at once.")
                 st.rerun()
             except ResearchAssistantError as e:
@@ -67,7 +71,7 @@ with st.expander("Remove a paper"):
         sure = st.checkbox("Yes: remove this paper, its PDF copy and its passages")
         if st.button("Remove", type="primary", disabled=not sure):
             try:
-                lib.remove(doomed, user=user)
+                ui.remove_paper(lib, doomed, user)
                 st.rerun()
             except ResearchAssistantError as e:
                 ui.show_error(e)

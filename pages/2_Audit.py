@@ -1,39 +1,45 @@
-"""Audit: every logged verdict, by time, status, paper and backend; flagged citations."""
+"""Audit: logged verdicts by time, status, paper and backend; flagged citations with a
+drill-down. Curators see everyone's citations, members their own."""
 
 import streamlit as st
 
 from research_assistant import render, ui
 
 lib = ui.start_page("Audit", "📊")
+user = ui.viewer()
+mine = None if user.is_curator else user.id
 st.title("Audit")
-counts = lib.store.counts_by_status()
+counts = lib.store.counts_by_status(user=mine)
 total = sum(counts.values())
 if not total:
     st.info("No citations checked yet: ask a question or check a text, then come back.")
     st.stop()
+if mine is not None:
+    st.caption("Your own citations: curators see everyone's.")
 
 verified = counts.get("verified", 0)
 a, b, c = st.columns(3)
 a.metric("Citations checked", total)
-b.metric("Verified", f"{verified / total:.0%}", help="Share of all logged citations")
+b.metric("Verified", f"{verified / total:.0%}", help="Share of the logged citations")
 c.metric("Flagged (not verified)", total - verified)
+by_status = [(render.status_label(s), s, n) for s, n in counts.items()]
 
 st.subheader("Verdicts over time")
 bucket = st.segmented_control("Per", ["hour", "day", "week", "month"], default="day")
-ui.status_chart(lib.store.counts_over_time(bucket or "day"), "time")
+ui.status_chart(lib.store.counts_over_time(bucket or "day", user=mine), "time")
 
 left, right = st.columns(2)
 with left:
     st.subheader("By status")
-    ui.status_chart([(render.status_label(s), s, n) for s, n in counts.items()], "verdict", True)
+    ui.status_chart(by_status, "verdict", horizontal=True)
     st.subheader("By backend and model")
-    ui.status_chart(ui.backend_status_rows(lib.store), "backend", horizontal=True)
+    ui.status_chart(ui.backend_status_rows(lib.store, user=mine), "backend", horizontal=True)
 with right:
     st.subheader("By paper")
-    ui.status_chart(ui.paper_status_rows(lib), "paper", horizontal=True)
+    ui.status_chart(ui.paper_status_rows(lib, user=mine), "paper", horizontal=True)
 
 st.subheader("Latest flagged citations")
-flagged = lib.store.flagged(limit=50)
+flagged = lib.store.flagged(limit=50, user=mine)
 if not flagged:
     st.success("Every logged citation is verified.")
     st.stop()

@@ -26,10 +26,30 @@ class Settings(BaseSettings):
     )
     llm_timeout_s: float = Field(60.0, description="Timeout of one Claude request, seconds.")
     llm_max_retries: int = Field(2, description="Retries on 429/529/5xx (the SDK's backoff).")
-    max_upload_mb: int = Field(100, description="Largest single PDF or .bib accepted, MiB.")
+    max_upload_mb: int = Field(
+        100, ge=1, description="Largest single PDF or .bib accepted, MiB (RA_MAX_UPLOAD_MB)."
+    )
+    max_batch_mb: int = Field(
+        500, ge=1, description="Largest upload, all files of one submission together, MiB."
+    )
+    # Logins (auth.py, docs/deploy.md)
+    auth: str = Field(
+        "",
+        description="'oidc', 'local' or 'none' (RA_AUTH); empty: oidc when .streamlit/secrets.toml "
+        "has an [auth] section, else local when RA_AUTH_FILE is set, else none (no login).",
+    )
+    auth_file: Path | None = Field(
+        None, description="Local accounts: a TOML file of bcrypt hashes and roles (RA_AUTH_FILE)."
+    )
+    curators: str = Field(
+        "", description="Comma list of user names or e-mails with the curator role (RA_CURATORS)."
+    )
 
     def resolved_library(self) -> Path:
         return self.library_dir.expanduser().resolve()
+
+    def curator_ids(self) -> frozenset[str]:
+        return frozenset(c.strip().casefold() for c in self.curators.split(",") if c.strip())
 
     def default_backend(self) -> str:
         if self.backend:

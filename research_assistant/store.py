@@ -138,6 +138,11 @@ def _bulk_insert(
 _CHUNK_COLUMNS = ("chunk_id", "paper_key", "page", "start_offset", "end_offset", "text")
 
 
+def _by_user(user: str | None) -> tuple[str, list[Any]]:
+    """A WHERE clause limiting the log to one user (None: everyone); the value is a parameter."""
+    return ("WHERE username = ?", [user]) if user is not None else ("", [])
+
+
 class Store:
     """One DuckDB file: catalog + log. Safe to share between threads (cursor per call)."""
 
@@ -357,48 +362,57 @@ class Store:
 
     # ---- audit queries (the Audit page and `audit` reports) ---------------------------------
     def counts_by_status(self, user: str | None = None) -> dict[str, int]:
-        where, args = ("WHERE username = ?", [user]) if user else ("", [])
+        where, args = _by_user(user)
         rows = self.query(f"SELECT status, count(*) FROM citation_log {where} GROUP BY 1", args)
         return {s: int(n) for s, n in rows}
 
-    def counts_by_paper(self) -> list[tuple[str, str, int]]:
+    def counts_by_paper(self, user: str | None = None) -> list[tuple[str, str, int]]:
         """(paper_key, status, count), most cited first; unresolved citations have key ''."""
+        where, args = _by_user(user)
         return [
             (k or "", s, int(n))
             for k, s, n in self.query(
-                "SELECT paper_key, status, count(*) AS n FROM citation_log "
-                "GROUP BY 1, 2 ORDER BY sum(count(*)) OVER (PARTITION BY paper_key) DESC, 1, 2"
+                f"SELECT paper_key, status, count(*) AS n FROM citation_log {where} "
+                "GROUP BY 1, 2 ORDER BY sum(count(*)) OVER (PARTITION BY paper_key) DESC, 1, 2",
+                args,
             )
         ]
 
-    def counts_over_time(self, bucket: str = "day") -> list[tuple[datetime, str, int]]:
+    def counts_over_time(
+        self, bucket: str = "day", user: str | None = None
+    ) -> list[tuple[datetime, str, int]]:
         if bucket not in {"hour", "day", "week", "month"}:
             raise StoreError(f"unknown time bucket {bucket!r}")
+        where, args = _by_user(user)
         return [
             (t, s, int(n))
             for t, s, n in self.query(
                 f"SELECT date_trunc('{bucket}', created_at) AS t, status, count(*) "
-                "FROM citation_log GROUP BY 1, 2 ORDER BY 1, 2"
+                f"FROM citation_log {where} GROUP BY 1, 2 ORDER BY 1, 2",
+                args,
             )
         ]
 
-    def counts_by_backend(self) -> list[tuple[str, str, str, int]]:
+    def counts_by_backend(self, user: str | None = None) -> list[tuple[str, str, str, int]]:
+        where, args = _by_user(user)
         return [
             (b, m, s, int(n))
             for b, m, s, n in self.query(
-                "SELECT backend, model, status, count(*) FROM citation_log "
-                "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
+                f"SELECT backend, model, status, count(*) FROM citation_log {where} "
+                "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
+                args,
             )
         ]
 
-    def flagged(self, limit: int = 50) -> list[dict[str, Any]]:
+    def flagged(self, limit: int = 50, user: str | None = None) -> list[dict[str, Any]]:
         """The latest citations that are not verified, with their question for drill-down."""
+        mine, args = ("AND c.username = ?", [user]) if user is not None else ("", [])
         rows = self.query(
             "SELECT c.run_id, c.created_at, c.username, c.source, c.marker, c.status, c.claim, "
             "c.paper_key, c.evidence_page, c.evidence_text, c.score, r.question "
-            "FROM citation_log c JOIN runs r USING (run_id) WHERE c.status <> 'verified' "
+            f"FROM citation_log c JOIN runs r USING (run_id) WHERE c.status <> 'verified' {mine} "
             "ORDER BY c.created_at DESC, c.idx LIMIT ?",
-            [limit],
+            [*args, limit],
         )
         keys = ("run_id", "created_at", "user", "source", "marker", "status", "claim",
                 "paper_key", "page", "evidence", "score", "question")  # fmt: skip

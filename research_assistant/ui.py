@@ -10,17 +10,19 @@ Testing seam: put any object with the ``Answerer`` interface (``backend``, ``mod
 ``answer``, ``repair``) in ``st.session_state[ANSWERER_KEY]`` and the Ask page uses it instead
 of the configured backend (``AppTest``: ``at.session_state[ui.ANSWERER_KEY] = FakeAnswerer()``).
 
-Logins (issue 6) hook in at ``start_page`` (the gate, before any library content) and
-``current_user`` (the name every log row records).
+Logins: ``start_page`` is the gate (with auth on, nothing of the library is drawn before it);
+``viewer`` is who uses this session (``auth.User``), ``current_user`` the id every log row
+records. Curator actions go through ``ingest_uploads``, ``move_pdf`` and ``remove_paper``,
+which check the role themselves (``AuthError``), whatever the page shows.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import queue
 import re
+import shutil
 import tempfile
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -31,15 +33,16 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from research_assistant import render
-from research_assistant.errors import LLMError, ResearchAssistantError, UploadError
+from research_assistant import auth, render, uploads
+from research_assistant.errors import AuthError, LLMError, ResearchAssistantError
 from research_assistant.library import Library
 from research_assistant.models import STATUSES, Answer, Citation, IngestReport, Reference
-from research_assistant.settings import load_settings
+from research_assistant.settings import Settings, load_settings
 from research_assistant.store import Store
 
 ANSWERER_KEY = "ra_answerer"  # session_state: an Answerer replacing the configured backend
-LOCAL_USER = "local"  # who asks when nobody is logged in (history and log rows use it)
+USER_KEY = "ra_user"  # session_state: the user name logged in with a local account
+LOCAL_USER = auth.LOCAL.id  # who asks when logins are off (history and log rows use it)
 HISTORY_TURNS = 10  # answers shown on the Ask page; older ones stay in Export and Audit
 BACKEND_NAMES = {"extractive": "Offline extractive answerer", "anthropic": "Claude (Anthropic)"}
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:])")
@@ -78,7 +81,8 @@ def library() -> Library:
 
 
 # The sidebar menu (the automatic one is off in .streamlit/config.toml: it would call the
-# entry script "app"). Paths are relative to app.py; issue 6 filters this list by role.
+# entry script "app"). Paths are relative to app.py. Members see every page too: Library
+# read-only, Audit of their own citations (the pages ask ``viewer().is_curator``).
 PAGES = (
     ("app.py", "Ask", "💬"),
     ("pages/1_Library.py", "Library", "📚"),
@@ -89,26 +93,95 @@ PAGES = (
 
 
 def start_page(title: str, icon: str) -> Library:
-    """Every page starts here: page config, (later: the login gate), menu, library, sidebar."""
+    """Every page starts here: page config, the login gate, menu, library, sidebar."""
     st.set_page_config(page_title=f"{title} · Citable", page_icon=icon, layout="wide")
+    user = _gate()  # st.stop()s before anything of the library is drawn
     with st.sidebar:
         st.markdown("### 📚 Citable")
         for path, label, page_icon in PAGES:
             st.page_link(path, label=label, icon=page_icon)
+        if user is not auth.LOCAL:
+            st.caption(f"Logged in: {md(user.name)} ({user.role})")
+            st.button("Log out", key="ra-logout", on_click=_logout, icon="🚪")
         st.divider()
     lib = library()
     library_sidebar(lib)
     return lib
 
 
-def current_user() -> str:
-    """The logged-in user's e-mail (st.login, issue 6), else ``LOCAL_USER``."""
+# ---- logins ------------------------------------------------------------------------------------
+_THROTTLE = auth.LoginThrottle()  # wrong passwords, per process (one process serves everyone)
+
+
+def _oidc_section() -> bool:
     try:
-        if st.user.is_logged_in:
-            return str(st.user.get("email") or st.user.get("sub") or LOCAL_USER)
-    except (AttributeError, KeyError):  # no [auth] section configured
-        pass
-    return LOCAL_USER
+        return "auth" in st.secrets
+    except FileNotFoundError:  # no secrets.toml at all (StreamlitSecretNotFoundError)
+        return False
+
+
+def _identify(s: Settings) -> auth.User | None:
+    """Who uses this session, judged again on every run: a role change or a removed account
+    takes effect at the next click. None: nobody is logged in."""
+    mode = auth.mode(s.auth, _oidc_section(), s.auth_file)
+    if mode == auth.NONE:
+        return auth.LOCAL
+    if mode == auth.OIDC:
+        return auth.oidc_user(st.user.to_dict(), s.curator_ids())
+    user_id = st.session_state.get(USER_KEY)
+    if not user_id or s.auth_file is None:
+        return None
+    return auth.local_user(auth.load_accounts(s.auth_file), user_id, s.curator_ids())
+
+
+def _gate() -> auth.User:
+    try:
+        s = load_settings()
+        user = _identify(s)
+        if user is not None:
+            return user
+        st.title("Citable")
+        st.caption("This library is shared by a lab: log in to ask it questions.")
+        if auth.mode(s.auth, _oidc_section(), s.auth_file) == auth.OIDC:
+            if st.button("Log in with your lab account", type="primary", icon="🔑"):
+                st.login()
+        else:
+            _password_form(s)
+    except ResearchAssistantError as e:  # a broken accounts file: closed, not open
+        show_error(e)
+    st.stop()
+    raise AssertionError  # unreachable: st.stop raises
+
+
+def _password_form(s: Settings) -> None:
+    assert s.auth_file is not None
+    with st.form("ra-login"):
+        name = st.text_input("User name", autocomplete="username")
+        password = st.text_input("Password", type="password", autocomplete="current-password")
+        submitted = st.form_submit_button("Log in", type="primary")
+    if submitted:
+        accounts = auth.load_accounts(s.auth_file)
+        user = auth.login(accounts, name, password, s.curator_ids(), _THROTTLE)
+        st.session_state[USER_KEY] = user.id
+        st.rerun()
+
+
+def _logout() -> None:
+    if st.session_state.pop(USER_KEY, None) is None:
+        st.logout()  # OIDC: clears the identity cookie; local accounts live in this session only
+
+
+def viewer() -> auth.User:
+    """The user of this session (``auth.LOCAL`` when logins are off)."""
+    user = _identify(load_settings())
+    if user is None:
+        raise AuthError("Nobody is logged in in this session: log in first.")
+    return user
+
+
+def current_user() -> str:
+    """The id every log row records: the local user name or OIDC e-mail, else ``LOCAL_USER``."""
+    return viewer().id
 
 
 def show_error(e: BaseException, file: str = "") -> None:
@@ -368,65 +441,41 @@ def evidence_dialog(lib: Library, c: Citation) -> None:
     show_evidence(lib, c)
 
 
-# ---- library: uploads and the paper table -------------------------------------------------------
-_UNSAFE_NAME = re.compile(r"[^\w.()+ -]+")
-KINDS = {".pdf": "PDF", ".bib": "BibTeX"}
-
-
-def safe_upload_name(name: str) -> str:
-    """The last path component only, with no characters a file system or shell treats apart."""
-    base = Path(name.replace("\\", "/")).name
-    base = _UNSAFE_NAME.sub("_", base).strip(" .")
-    return base[:120] or "upload"
-
-
-def check_upload(name: str, data: bytes, max_bytes: int) -> str:
-    """Refuse what cannot be a PDF or a .bib, judged by content; returns the safe name."""
-    safe = safe_upload_name(name)
-    suffix = Path(safe).suffix.lower()
-    if suffix not in KINDS:
-        raise UploadError(f"{safe}: only PDF and .bib files can be added. Choose those files.")
-    if not data:
-        raise UploadError(f"{safe} is empty (0 bytes): export or download it again.")
-    if len(data) > max_bytes:
-        raise UploadError(
-            f"{safe} is {len(data) / 2**20:.0f} MiB, over the {max_bytes // 2**20} MiB limit "
-            "(RA_MAX_UPLOAD_MB): split it or raise the limit."
-        )
-    if suffix == ".pdf" and b"%PDF-" not in data[:1024]:  # the PDF spec allows junk before it
-        raise UploadError(
-            f"{safe} is not a PDF (it does not start with %PDF-): upload the paper's PDF file "
-            "itself, not a web page or an image."
-        )
-    if suffix == ".bib":
-        if b"\x00" in data[:4096]:
-            raise UploadError(f"{safe} is a binary file, not BibTeX: export your library as .bib.")
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("latin-1")
-        if "@" not in text:
-            raise UploadError(
-                f"{safe} has no BibTeX entries (no '@'): export your library as .bib."
-            )
-    return safe
+# ---- library: uploads, curator actions -----------------------------------------------------------
+_INGESTS: list[str] = []  # who has an ingest queued or running in this process, oldest first
+_INGESTS_LOCK = threading.Lock()
 
 
 def _ingest_in_thread(
-    lib: Library, paths: Sequence[Path], user: str, bars: Mapping[str, Any]
+    lib: Library, staging: Path, paths: Sequence[Path], user: str, bars: Mapping[str, Any]
 ) -> IngestReport:
-    """``Library.ingest`` in a worker thread: its progress callback comes from the PDF reader
-    threads, and only the script thread may touch widgets, so events travel through a queue.
-    If the user leaves the page, the ingest still finishes (it is atomic, never half-done)."""
+    """``Library.ingest`` in a worker thread, which owns (and finally deletes) the staging
+    folder: if the curator leaves the page, the ingest still finishes with every file (it is
+    atomic, never half-done). Other sessions keep asking meanwhile: reads take no lock. The
+    progress callback comes from PDF reader threads and only the script thread may touch
+    widgets, so events travel through a queue."""
     events: queue.Queue[tuple[str, Any]] = queue.Queue()
+    max_bytes = load_settings().max_upload_mb * 2**20
 
     def work() -> None:
         try:
             progress = lambda d, t, n: events.put(("file", (d, t, n)))  # noqa: E731
-            events.put(("done", lib.ingest(paths, progress=progress, user=user)))
+            try:
+                report = lib.ingest(paths, progress=progress, user=user, max_bytes=max_bytes)
+            finally:  # before the result is posted: the next ingest may start at once
+                shutil.rmtree(staging, ignore_errors=True)
+                with _INGESTS_LOCK:
+                    _INGESTS.remove(user)
+            events.put(("done", report))
         except BaseException as e:  # shown (or re-raised) by the script thread
             events.put(("error", e))
 
+    with _INGESTS_LOCK:
+        ahead = len(_INGESTS)
+        _INGESTS.append(user)
+    if ahead:
+        st.info(f"{ahead} other ingest(s) first (one runs at a time): yours starts when they "
+                "finish. Asking works meanwhile.", icon="⏳")  # fmt: skip
     threading.Thread(target=work, name="ingest", daemon=True).start()
     with st.spinner("Reading, matching, indexing and saving…"):
         while True:
@@ -442,44 +491,43 @@ def _ingest_in_thread(
 
 
 def ingest_uploads(
-    lib: Library, files: Sequence[Any], user: str
+    lib: Library, files: Sequence[Any], user: auth.User
 ) -> tuple[IngestReport | None, list[tuple[str, str]]]:
-    """Check, save to a temporary folder and ingest uploaded files (``UploadedFile``-like:
-    ``.name`` and ``.getvalue()``), with one progress bar per file. Returns the report and the
-    refused files as (name, reason)."""
-    max_bytes = load_settings().max_upload_mb * 2**20
-    refused: list[tuple[str, str]] = []
-    seen: dict[str, str] = {}
-    with tempfile.TemporaryDirectory(prefix="citable-upload-") as tmp:
-        paths: list[Path] = []
-        for f in files:
-            data = f.getvalue()
-            try:
-                name = check_upload(f.name, data, max_bytes)
-            except UploadError as e:
-                refused.append((safe_upload_name(f.name), str(e)))
-                continue
-            sha = hashlib.sha256(data).hexdigest()
-            if sha in seen:
-                refused.append((name, f"{name} is the same file as {seen[sha]}: added once."))
-                continue
-            seen[sha] = name
-            path = Path(tmp) / name
-            n = 1
-            while path.exists():  # two uploads with one name: keep both
-                path = Path(tmp) / f"{path.stem}-{n}{path.suffix}"
-                n += 1
-            path.write_bytes(data)
-            paths.append(path)
-        if not paths:
-            return None, refused
-        bars = {p.name: st.progress(0.0, text=f"{md(p.name)}: waiting") for p in paths}
+    """Check and stage uploaded files (``UploadedFile``-like: ``.name``, ``.getvalue()``) in a
+    temporary folder, then ingest them with one progress bar per file. Returns the report and
+    the refused files as (name, reason). Curators only."""
+    auth.require_curator(user, "Adding papers")
+    s = load_settings()
+    known = {sha: (p.label if (p := lib.paper(k)) else k)
+             for k, sha in lib.store.paper_shas().items() if sha}  # fmt: skip
+    staging = Path(tempfile.mkdtemp(prefix="citable-upload-"))
+    try:
+        staged = uploads.stage(
+            [(f.name, f.getvalue()) for f in files], staging, known=known,
+            max_file_bytes=s.max_upload_mb * 2**20, max_batch_bytes=s.max_batch_mb * 2**20,
+        )  # fmt: skip
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    if not staged.paths:
+        shutil.rmtree(staging, ignore_errors=True)
+        return None, staged.refused
+    bars = {p.name: st.progress(0.0, text=f"{md(p.name)}: waiting") for p in staged.paths}
+    report = _ingest_in_thread(lib, staging, staged.paths, user.id, bars)
+    skipped = {Path(s.path).name for s in report.skipped}
+    for name, bar in bars.items():
+        bar.progress(1.0, text=f"{md(name)}: {'skipped' if name in skipped else 'done'}")
+    return report, staged.refused
 
-        report = _ingest_in_thread(lib, paths, user, bars)
-        skipped = {Path(s.path).name for s in report.skipped}
-        for name, bar in bars.items():
-            bar.progress(1.0, text=f"{md(name)}: {'skipped' if name in skipped else 'done'}")
-    return report, refused
+
+def move_pdf(lib: Library, source: str, target: str, user: auth.User) -> None:
+    auth.require_curator(user, "Fixing a match")
+    lib.assign_pdf(source, target, user=user.id)
+
+
+def remove_paper(lib: Library, key: str, user: auth.User) -> None:
+    auth.require_curator(user, "Removing a paper")
+    lib.remove(key, user=user.id)
 
 
 def paper_name(lib: Library) -> Any:
@@ -513,16 +561,18 @@ def status_chart(
     st.bar_chart(table, color=colours, horizontal=horizontal, stack=True)
 
 
-def paper_status_rows(lib: Library, top: int = 15) -> list[tuple[str, str, int]]:
-    rows = lib.store.counts_by_paper()
+def paper_status_rows(
+    lib: Library, top: int = 15, user: str | None = None
+) -> list[tuple[str, str, int]]:
+    rows = lib.store.counts_by_paper(user=user)
     keys = list(dict.fromkeys(k for k, _, _ in rows))[:top]
     label = {k: (p.label if (p := lib.paper(k)) else k) or "(not in the library)" for k in keys}
     return [(label[k], s, n) for k, s, n in rows if k in label]
 
 
-def backend_status_rows(store: Store) -> list[tuple[str, str, int]]:
+def backend_status_rows(store: Store, user: str | None = None) -> list[tuple[str, str, int]]:
     return [(f"{b or 'check text'} · {m}" if m else (b or "check text"), s, n)
-            for b, m, s, n in store.counts_by_backend()]  # fmt: skip
+            for b, m, s, n in store.counts_by_backend(user=user)]  # fmt: skip
 
 
 def show_flagged(lib: Library, row: Mapping[str, Any]) -> None:
@@ -562,10 +612,4 @@ def export_files(lib: Library, run_id: str) -> list[ExportFile]:
 
 
 def read_text_upload(f: Any) -> str:
-    data = f.getvalue()
-    if b"\x00" in data[:4096]:
-        raise UploadError(f"{safe_upload_name(f.name)} is not a text file: upload .txt or .md.")
-    try:
-        return str(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        return str(data.decode("latin-1"))
+    return uploads.read_text_upload(f.name, f.getvalue())

@@ -132,3 +132,15 @@ def test_unknown_table_and_bucket_are_refused(db: Store) -> None:
         db.count("papers; DROP TABLE papers")
     with pytest.raises(StoreError):
         db.counts_over_time("fortnight")
+
+
+def test_audit_queries_filter_by_user(db: Store) -> None:
+    db.log_run(
+        run_id="a1", source="ask", user="ann", citations=[citation("unsupported")], result={}
+    )
+    db.log_run(run_id="b1", source="ask", user="bob", citations=[citation("verified")], result={})
+    assert sum(n for _, _, n in db.counts_by_paper(user="ann")) == 1
+    assert [s for _, s, _ in db.counts_over_time(user="bob")] == ["verified"]
+    assert [s for _, _, s, _ in db.counts_by_backend(user="ann")] == ["unsupported"]
+    assert [f["run_id"] for f in db.flagged(user="ann")] == ["a1"] and db.flagged(user="bob") == []
+    assert len(db.flagged()) == 1  # everyone

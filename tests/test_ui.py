@@ -6,6 +6,8 @@ DuckDB parent connections are dropped after each test: no tmp library leaks into
 
 from __future__ import annotations
 
+import tempfile
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,7 @@ import streamlit as st
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
-from research_assistant import Library, ResearchAssistantError, store, ui
+from research_assistant import Library, store, ui
 from research_assistant.demo import DEMO_PAPERS, build_demo, demo_bibtex
 from research_assistant.errors import LLMError
 from research_assistant.llm import AnswerRequest, Draft, RepairNote
@@ -279,28 +281,106 @@ def test_uploads_are_checked_by_content(
     assert shared_library(library_dir).papers() == []
 
 
+def _state(lib: Library) -> tuple[list[Any], str]:
+    return lib.papers(), lib.state.generation
+
+
+def test_refused_uploads_leave_the_library_unchanged(demo_lib: Library, tmp_path: Path) -> None:
+    # The acceptance list of issue 6, in one upload: each gets its own message, none is added.
+    pdf_bytes, _ = _demo_upload(tmp_path)
+    png = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
+    before = _state(demo_lib)
+    at = run("pages/1_Library.py")
+    at.file_uploader[0].set_value(
+        [
+            ("../../etc/passwd.pdf", b"root:x:0:0:root:/root:/bin/bash\n", "application/pdf"),
+            ("photo.pdf", png, "application/pdf"),
+            ("empty.pdf", b"", "application/pdf"),
+            ("copy.pdf", pdf_bytes, "application/pdf"),  # the demo library holds it already
+            ("again.pdf", pdf_bytes, "application/pdf"),
+        ]
+    )
+    at.button[0].click().run()
+    assert_ok(at)
+    errors = [e.value for e in at.error]
+    assert errors == [
+        "passwd.pdf is not a PDF (it does not start with %PDF-): upload the paper's PDF file "
+        "itself, not a web page or an image.",
+        "photo.pdf is not a PDF (it does not start with %PDF-): upload the paper's PDF file "
+        "itself, not a web page or an image.",
+        "empty.pdf is empty (0 bytes): export or download it again.",
+        f"copy.pdf is already in the library (as {label(demo_lib, DLA)}): not added again.",
+        f"again.pdf is already in the library (as {label(demo_lib, DLA)}): not added again.",
+    ]
+    assert list(at.dataframe[0].value["result"]) == ["refused"] * 5
+    assert _state(demo_lib) == before
+    assert not list(demo_lib.root.glob("**/passwd*"))
+
+
+def test_the_same_new_pdf_twice_is_added_once(library_dir: Path, tmp_path: Path) -> None:
+    pdf_bytes, _ = _demo_upload(tmp_path)
+    at = run("pages/1_Library.py")
+    at.file_uploader[0].set_value(
+        [("a.pdf", pdf_bytes, "application/pdf"), ("b.pdf", pdf_bytes, "application/pdf")]
+    )
+    at.button[0].click().run()
+    assert_ok(at)
+    assert [e.value for e in at.error] == ["b.pdf is the same file as a.pdf: added once."]
+    assert len(shared_library(library_dir).papers()) == 1
+
+
 @pytest.mark.parametrize(
-    ("name", "safe"),
+    ("env", "size", "message"),
     [
-        ("../../etc/passwd.pdf", "passwd.pdf"),
-        ("C:\\Users\\me\\paper.pdf", "paper.pdf"),
-        ("..", "upload"),
-        ("we ird;$(rm -rf).pdf", "we ird_(rm -rf).pdf"),
-        ("Müller (2020) – Growth.pdf", "Müller (2020) _ Growth.pdf"),
+        ("RA_MAX_UPLOAD_MB", 2 * 2**20, "over the 1 MiB limit per file (RA_MAX_UPLOAD_MB)"),
+        ("RA_MAX_BATCH_MB", 2 * 2**20, "over the 1 MiB limit per upload (RA_MAX_BATCH_MB)"),
     ],
 )
-def test_upload_names_cannot_escape(name: str, safe: str) -> None:
-    assert ui.safe_upload_name(name) == safe
+def test_oversized_uploads_are_refused(
+    demo_lib: Library, monkeypatch: pytest.MonkeyPatch, env: str, size: int, message: str
+) -> None:
+    monkeypatch.setenv(env, "1")
+    before = _state(demo_lib)
+    at = run("pages/1_Library.py")
+    at.file_uploader[0].set_value([("big.pdf", b"%PDF-1.7\n" + b"0" * size, "application/pdf")])
+    at.button[0].click().run()
+    assert_ok(at)
+    assert any(message in e.value for e in at.error), [e.value for e in at.error]
+    assert _state(demo_lib) == before
 
 
-def test_upload_type_is_checked_beyond_the_uploader_filter() -> None:
-    # The uploader refuses other extensions in the browser and on the server; this is the
-    # second line, for callers of ingest_uploads that bypass the widget.
-    with pytest.raises(ResearchAssistantError, match=r"only PDF and \.bib"):
-        ui.check_upload("notes.docx", b"PK\x03\x04", 2**20)
-    with pytest.raises(ResearchAssistantError, match="over the 1 MiB limit"):
-        ui.check_upload("big.pdf", b"%PDF-1.7" + b"0" * 2**21, 2**20)
-    assert ui.check_upload("latin1.bib", "@misc{k, title={Müller}}".encode("latin-1"), 2**20)
+def test_ingest_runs_in_a_worker_thread(
+    library_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threads: list[str] = []
+    real = Library.ingest
+
+    def recording(self: Library, *args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Library, "ingest", recording)
+    staging = tmp_path / "tmp"
+    staging.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(staging))
+    pdf_bytes, _ = _demo_upload(tmp_path)
+    at = run("pages/1_Library.py")
+    at.file_uploader[0].set_value([("dla.pdf", pdf_bytes, "application/pdf")])
+    at.button[0].click().run()
+    assert_ok(at)
+    assert threads == ["ingest"]
+    assert shared_library(library_dir).papers()
+    assert not list(staging.iterdir()), "the worker removes the staging folder"
+
+
+def test_asking_goes_on_while_the_library_is_changing(demo_lib: Library) -> None:
+    # paused() holds the lock every ingest, fix and removal takes: asking must not need it.
+    dla = label(demo_lib, DLA)
+    with demo_lib.paused():
+        at = run("app.py", **{ui.ANSWERER_KEY: ScriptedAnswerer(f"{SUPPORTED} [{dla}].")})
+        at.chat_input[0].set_value(QUESTION).run()
+    assert_ok(at)
+    assert 'class="ra-chip ra-verified"' in html_of(at)
 
 
 def test_library_search_filters_and_remove(demo_lib: Library) -> None:
