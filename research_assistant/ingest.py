@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from research_assistant.models import (
     PdfInfo,
     Skipped,
 )
-from research_assistant.pdfjob import read_many, read_or_reason
+from research_assistant.pdfjob import Readers, read_many, read_or_reason, shared_readers
 
 Progress = Callable[[int, int, str], None]
 PDF_SUFFIXES = {".pdf"}
@@ -76,7 +77,10 @@ def collect(paths: Sequence[Path]) -> tuple[list[Path], list[Path], list[Skipped
 
 
 def read_pdfs(
-    paths: Sequence[Path], workers: int, progress: Progress | None
+    paths: Sequence[Path],
+    workers: int,
+    progress: Progress | None,
+    readers: Readers | None = None,
 ) -> tuple[list[PdfInfo | str], dict[int, dict[int, list[tuple[int, int]]]]]:
     """Several new PDFs are read by worker processes (PyMuPDF holds the GIL); meanwhile this
     process splits the pages already read into chunk spans. Returns (results, spans by index)."""
@@ -94,6 +98,8 @@ def read_pdfs(
             if progress:
                 progress(done, total, paths[i].name)
 
+    if readers is not None and total:
+        return readers.read([str(p) for p in paths], finished), spans
     if workers > 1 and total >= POOL_MIN_FILES:
         return read_many([str(p) for p in paths], workers, finished), spans
     results: list[PdfInfo | str] = []
@@ -167,32 +173,38 @@ def plan(
     new_paths: list[Path] = []
     new_data: dict[str, tuple[bytes, str]] = {}  # path -> (bytes, sha)
     seen: dict[str, Path] = {}
-    for p in pdf_paths:
-        try:
-            size = p.stat().st_size
-            if size > max_bytes:
-                limit = max_bytes // 2**20
-                msg = f"{p.name} is {size // 2**20} MiB, over the {limit} MiB limit: split it"
-                skipped.append(Skipped(str(p), msg))
+    pool = ExitStack()  # reader processes, taken at the first new PDF (they warm up meanwhile)
+    readers: Readers | None = None
+    try:
+        for p in pdf_paths:
+            try:
+                size = p.stat().st_size
+                if size > max_bytes:
+                    limit = max_bytes // 2**20
+                    msg = f"{p.name} is {size // 2**20} MiB, over the {limit} MiB limit: split it"
+                    skipped.append(Skipped(str(p), msg))
+                    continue
+                data = p.read_bytes()
+            except OSError as e:
+                skipped.append(Skipped(str(p), f"{p.name} could not be read: {e.strerror}"))
                 continue
-            data = p.read_bytes()
-        except OSError as e:
-            skipped.append(Skipped(str(p), f"{p.name} could not be read: {e.strerror}"))
-            continue
-        sha = hashlib.sha256(data).hexdigest()
-        if sha in seen:
-            skipped.append(Skipped(str(p), f"{p.name} is the same file as {seen[sha].name}"))
-            continue
-        seen[sha] = p
-        if sha in by_sha and by_sha[sha] in papers:
-            if by_sha[sha] not in added + updated:
-                unchanged.append(by_sha[sha])
-            continue
-        new_paths.append(p)
-        new_data[str(p)] = (data, sha)
-
+            sha = hashlib.sha256(data).hexdigest()
+            if sha in seen:
+                skipped.append(Skipped(str(p), f"{p.name} is the same file as {seen[sha].name}"))
+                continue
+            seen[sha] = p
+            if sha in by_sha and by_sha[sha] in papers:
+                if by_sha[sha] not in added + updated:
+                    unchanged.append(by_sha[sha])
+                continue
+            new_paths.append(p)
+            new_data[str(p)] = (data, sha)
+            if readers is None and workers > 1 and len(pdf_paths) >= POOL_MIN_FILES:
+                readers = pool.enter_context(shared_readers(workers))
+        results, spans_by_index = read_pdfs(new_paths, workers, progress, readers)
+    finally:
+        pool.close()
     infos: list[PdfInfo] = []
-    results, spans_by_index = read_pdfs(new_paths, workers, progress)
     spans_of: dict[str, dict[int, list[tuple[int, int]]]] = {}
     for i, (p, result) in enumerate(zip(new_paths, results, strict=True)):
         if isinstance(result, str):

@@ -9,6 +9,7 @@ per line; the worker answers each with an 8-byte length and a pickled ``PdfInfo 
 
 from __future__ import annotations
 
+import atexit
 import os
 import pickle
 import queue
@@ -16,7 +17,8 @@ import struct
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
@@ -48,28 +50,54 @@ def _read_exact(stream: IO[bytes], n: int) -> bytes:
     return data
 
 
-def read_many(
-    paths: Sequence[str], workers: int, on_done: Callable[[int, Result], None] | None = None
-) -> list[Result]:
-    """Read ``paths`` with ``workers`` subprocesses; results in input order. A worker that
-    dies makes its current file a readable failure and the others go on in this process."""
-    results: list[Result | None] = [None] * len(paths)
-    todo: queue.Queue[int] = queue.Queue()
-    for i in range(len(paths)):
-        todo.put(i)
+class Readers:
+    """Worker subprocesses, started early (their PyMuPDF import overlaps the caller's hashing)
+    and used once by ``read``. Always ``close()`` them (or use ``with``)."""
 
-    package_root = str(Path(__file__).resolve().parent.parent)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p
-    )}  # fmt: skip
+    def __init__(self, workers: int) -> None:
+        package_root = str(Path(__file__).resolve().parent.parent)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p
+        )}  # fmt: skip
+        self.procs = [
+            subprocess.Popen(
+                [sys.executable, "-m", "research_assistant.pdfjob"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=env,
+            )
+            for _ in range(max(1, workers))
+        ]
 
-    def run_worker() -> None:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "research_assistant.pdfjob"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
-        )  # fmt: skip
-        assert proc.stdin is not None and proc.stdout is not None
-        try:
+    def __enter__(self) -> Readers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for proc in self.procs:
+            if proc.stdin and not proc.stdin.closed:
+                proc.stdin.close()
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+    def read(
+        self, paths: Sequence[str], on_done: Callable[[int, Result], None] | None = None
+    ) -> list[Result]:
+        """Results in input order; the largest files go first so no worker ends on a long one.
+        A worker that dies makes its current file a readable failure; the rest go on here."""
+        results: list[Result | None] = [None] * len(paths)
+        todo: queue.Queue[int] = queue.Queue()
+        for i in sorted(range(len(paths)), key=lambda i: -_size(paths[i])):
+            todo.put(i)
+
+        def run(proc: subprocess.Popen[bytes]) -> None:
+            assert proc.stdin is not None and proc.stdout is not None
             while True:
                 try:
                     i = todo.get_nowait()
@@ -86,27 +114,69 @@ def read_many(
                 finally:
                     if on_done:
                         on_done(i, results[i] or "")
-        finally:
-            proc.stdin.close()
-            proc.wait(timeout=30)
 
-    threads = [threading.Thread(target=run_worker) for _ in range(max(1, workers))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    while not todo.empty():  # every worker died: finish here
-        i = todo.get()
-        results[i] = read_or_reason(paths[i])
-        if on_done:
-            on_done(i, results[i] or "")
-    return [
-        r if r is not None else f"{Path(p).name}: not read"
-        for r, p in zip(results, paths, strict=True)
-    ]
+        threads = [threading.Thread(target=run, args=(proc,)) for proc in self.procs]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        while not todo.empty():  # every worker died: finish here
+            i = todo.get()
+            results[i] = read_or_reason(paths[i])
+            if on_done:
+                on_done(i, results[i] or "")
+        return [
+            r if r is not None else f"{Path(p).name}: not read"
+            for r, p in zip(results, paths, strict=True)
+        ]
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def read_many(
+    paths: Sequence[str], workers: int, on_done: Callable[[int, Result], None] | None = None
+) -> list[Result]:
+    """Read ``paths`` with ``workers`` subprocesses started for this call."""
+    with Readers(workers) as readers:
+        return readers.read(paths, on_done)
+
+
+_SHARED: dict[int, Readers] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+@contextmanager
+def shared_readers(workers: int) -> Iterator[Readers]:
+    """The process's long-lived readers (a running app reuses them from ingest to ingest, so
+    their start-up is paid once); a second concurrent caller gets readers of its own."""
+    if not _SHARED_LOCK.acquire(blocking=False):
+        with Readers(workers) as own:
+            yield own
+        return
+    try:
+        readers = _SHARED.get(workers)
+        if readers is None or any(p.poll() is not None for p in readers.procs):
+            readers = _SHARED[workers] = Readers(workers)
+        yield readers
+    finally:
+        _SHARED_LOCK.release()
+
+
+@atexit.register
+def _close_shared() -> None:
+    for readers in _SHARED.values():
+        readers.close()
+    _SHARED.clear()
 
 
 def _serve() -> None:
+    import research_assistant.pdf  # noqa: F401 - import PyMuPDF now, before the first request
+
     out = sys.stdout.buffer
     for line in sys.stdin.buffer:
         path = line.rstrip(b"\n").decode("utf-8", "surrogateescape")
