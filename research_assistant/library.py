@@ -76,6 +76,14 @@ class LibraryState:
         return resolver
 
 
+def _change_run(
+    user: str | None, action: str, **details: str
+) -> tuple[str, datetime, str, dict[str, Any]]:
+    """An ingest_runs row for a change made by hand, so that who removed or moved what is kept."""
+    now = datetime.now(UTC).replace(tzinfo=None)
+    return (uuid.uuid4().hex, now, user or "anonymous", {"action": action, **details})
+
+
 class Library:
     """One library folder. Reads are safe from many threads; changes are serialised."""
 
@@ -186,7 +194,7 @@ class Library:
             if key not in self._state.papers:
                 raise LibraryError(f"No paper with key {key!r} in the library.")
             papers = {k: p for k, p in self._state.papers.items() if k != key}
-            self._commit(papers, {}, [key], {}, None, [])
+            self._commit(papers, {}, [key], {}, _change_run(user, "remove", key=key), [])
 
     def assign_pdf(self, from_key: str, to_key: str, user: str | None = None) -> None:
         """Fix a wrong match: move the PDF of ``from_key`` to the entry ``to_key``."""
@@ -211,7 +219,8 @@ class Library:
             else:
                 papers[from_key] = replace(src, pdf=None, pages=0, chunks=0)
             chunks = {to_key: new_chunks, from_key: []}
-            self._commit(papers, chunks, removed, {}, None, [], shas={to_key: sha})
+            run = _change_run(user, "assign_pdf", from_key=from_key, to_key=to_key)
+            self._commit(papers, chunks, removed, {}, run, [], shas={to_key: sha})
 
     def _commit(
         self,

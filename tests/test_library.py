@@ -251,3 +251,14 @@ def test_pdf_copy_names_cannot_escape_the_folder(key: str) -> None:
     name = safe_name(key, "0" * 64)
     assert "/" not in name and "\\" not in name and not name.startswith(".")
     assert name.endswith(".pdf") and len(name) < 100
+
+
+def test_changes_by_hand_record_who_made_them(two_papers: Library, tmp_path: Path) -> None:
+    bib = tmp_path / "y.bib"
+    bib.write_text("@misc{spare, title={A spare entry}, author={Spare, S}, year=2001}", "utf-8")
+    two_papers.ingest([bib], user="cora")
+    two_papers.assign_pdf("deanMapReduceSimplifiedData2004", "spare", user="cora")
+    two_papers.remove("spare", user="dan")
+    rows = two_papers.store.query("SELECT username, report FROM ingest_runs ORDER BY started_at")
+    assert [r[0] for r in rows][-3:] == ["cora", "cora", "dan"]
+    assert '"action": "remove"' in rows[-1][1] and '"key": "spare"' in rows[-1][1]
