@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from research_assistant import ui
+from research_assistant import ui, views
 
 lib = ui.start_page("Ask", "💬")
 opts = ui.ask_sidebar()
@@ -19,7 +19,7 @@ else:
         "the highlighted page."
     )
 
-for run in ui.history(lib.store, user):
+for run in views.history(lib.store, user):
     ui.show_turn(lib, run)
 
 if question := st.chat_input("Ask a question about your papers"):

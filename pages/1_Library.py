@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from research_assistant import ResearchAssistantError, render, ui
+from research_assistant import ResearchAssistantError, render, ui, views
 
 lib = ui.start_page("Library", "📚")
 user = ui.viewer()
@@ -47,7 +47,7 @@ if not user.is_curator:
     st.caption("Adding, fixing and removing papers is for the library's curators.")
     st.stop()
 
-name = ui.paper_name(lib)
+name = views.paper_name(lib)
 with_pdfs = [p.key for p in papers if p.pdf]
 with st.expander("Fix a match: give a PDF to the right entry"):
     if not with_pdfs:

@@ -3,7 +3,7 @@ drill-down. Curators see everyone's citations, members their own."""
 
 import streamlit as st
 
-from research_assistant import render, ui
+from research_assistant import render, ui, views
 
 lib = ui.start_page("Audit", "📊")
 user = ui.viewer()
@@ -33,10 +33,10 @@ with left:
     st.subheader("By status")
     ui.status_chart(by_status, "verdict", horizontal=True)
     st.subheader("By backend and model")
-    ui.status_chart(ui.backend_status_rows(lib.store, user=mine), "backend", horizontal=True)
+    ui.status_chart(views.backend_status_rows(lib.store, user=mine), "backend", horizontal=True)
 with right:
     st.subheader("By paper")
-    ui.status_chart(ui.paper_status_rows(lib, user=mine), "paper", horizontal=True)
+    ui.status_chart(views.paper_status_rows(lib, user=mine), "paper", horizontal=True)
 
 st.subheader("Latest flagged citations")
 flagged = lib.store.flagged(limit=50, user=mine)

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from research_assistant import ResearchAssistantError, render, ui
+from research_assistant import ResearchAssistantError, render, ui, views
 
 lib = ui.start_page("Export", "📤")
 st.title("Export")
@@ -19,7 +19,7 @@ run_id = st.selectbox(
     "Answer or checked text", [r["id"] for r in runs], format_func=render.run_name(runs)
 )
 try:
-    files = ui.export_files(lib, run_id)
+    files = views.export_files(lib, run_id)
 except ResearchAssistantError as e:
     ui.show_error(e)
     st.stop()

@@ -30,20 +30,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 
-from research_assistant import auth, render, uploads
+from research_assistant import auth, render, uploads, views
 from research_assistant.errors import AuthError, LLMError, ResearchAssistantError
 from research_assistant.library import Library
-from research_assistant.models import STATUSES, Answer, Citation, IngestReport, Reference
+from research_assistant.models import Answer, Citation, IngestReport, Reference
 from research_assistant.settings import Settings, load_settings
-from research_assistant.store import Store
 
 ANSWERER_KEY = "ra_answerer"  # session_state: an Answerer replacing the configured backend
 USER_KEY = "ra_user"  # session_state: the user name logged in with a local account
 LOCAL_USER = auth.LOCAL.id  # who asks when logins are off (history and log rows use it)
-HISTORY_TURNS = 10  # answers shown on the Ask page; older ones stay in Export and Audit
 BACKEND_NAMES = {"extractive": "Offline extractive answerer", "anthropic": "Claude (Anthropic)"}
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:])")
 
@@ -330,17 +327,6 @@ def ask_streamed(lib: Library, question: str, opts: AskSettings, user: str) -> A
     return answer
 
 
-def history(store: Store, user: str, limit: int = HISTORY_TURNS) -> list[dict[str, Any]]:
-    """The user's latest answers, oldest first, as logged (so they survive reloads)."""
-    runs = [h for h in store.history(user, limit=limit * 5) if h["source"] == "ask"][:limit]
-    out = []
-    for h in reversed(runs):
-        run = store.run(h["id"])
-        if run is not None:
-            out.append({**run, "id": h["id"]})
-    return out
-
-
 def _run_caption(run: Mapping[str, Any]) -> str:
     who = BACKEND_NAMES.get(run.get("backend") or "", run.get("backend") or "")
     model = f" ({md(run['model'])})" if run.get("model") else ""
@@ -442,52 +428,21 @@ def evidence_dialog(lib: Library, c: Citation) -> None:
 
 
 # ---- library: uploads, curator actions -----------------------------------------------------------
-_INGESTS: list[str] = []  # who has an ingest queued or running in this process, oldest first
-_INGESTS_LOCK = threading.Lock()
-
-
 def _ingest_in_thread(
     lib: Library, staging: Path, paths: Sequence[Path], user: str, bars: Mapping[str, Any]
 ) -> IngestReport:
-    """``Library.ingest`` in a worker thread, which owns (and finally deletes) the staging
-    folder: if the curator leaves the page, the ingest still finishes with every file (it is
-    atomic, never half-done). Other sessions keep asking meanwhile: reads take no lock. The
-    progress callback comes from PDF reader threads and only the script thread may touch
-    widgets, so events travel through a queue."""
-    events: queue.Queue[tuple[str, Any]] = queue.Queue()
-    max_bytes = load_settings().max_upload_mb * 2**20
+    """Run the ingest as a background job; draw its progress here (the script thread)."""
+    job = views.IngestJob(lib, staging, paths, user, load_settings().max_upload_mb * 2**20)
+    if job.ahead:
+        st.info(f"{job.ahead} other ingest(s) first (one runs at a time): yours starts when "
+                "they finish. Asking works meanwhile.", icon="⏳")  # fmt: skip
 
-    def work() -> None:
-        try:
-            progress = lambda d, t, n: events.put(("file", (d, t, n)))  # noqa: E731
-            try:
-                report = lib.ingest(paths, progress=progress, user=user, max_bytes=max_bytes)
-            finally:  # before the result is posted: the next ingest may start at once
-                shutil.rmtree(staging, ignore_errors=True)
-                with _INGESTS_LOCK:
-                    _INGESTS.remove(user)
-            events.put(("done", report))
-        except BaseException as e:  # shown (or re-raised) by the script thread
-            events.put(("error", e))
+    def on_file(done: int, total: int, name: str) -> None:
+        if name in bars:
+            bars[name].progress(1.0, text=f"{md(name)}: read ({done}/{total} PDFs)")
 
-    with _INGESTS_LOCK:
-        ahead = len(_INGESTS)
-        _INGESTS.append(user)
-    if ahead:
-        st.info(f"{ahead} other ingest(s) first (one runs at a time): yours starts when they "
-                "finish. Asking works meanwhile.", icon="⏳")  # fmt: skip
-    threading.Thread(target=work, name="ingest", daemon=True).start()
     with st.spinner("Reading, matching, indexing and saving…"):
-        while True:
-            kind, item = events.get()
-            if kind == "file":
-                done, total, name = item
-                if name in bars:
-                    bars[name].progress(1.0, text=f"{md(name)}: read ({done}/{total} PDFs)")
-            elif kind == "error":
-                raise item
-            else:
-                return item  # type: ignore[no-any-return]
+        return job.wait(on_file)
 
 
 def ingest_uploads(
@@ -530,24 +485,7 @@ def remove_paper(lib: Library, key: str, user: auth.User) -> None:
     lib.remove(key, user=user.id)
 
 
-def paper_name(lib: Library) -> Any:
-    """A format_func for selectboxes of paper keys."""
-
-    def name(key: str) -> str:
-        p = lib.paper(key)
-        return f"{p.label} — {p.title[:80]}" if p else key
-
-    return name
-
-
 # ---- audit -------------------------------------------------------------------------------------
-def _pivot(rows: Sequence[tuple[Any, str, int]], index_name: str) -> pd.DataFrame:
-    frame = pd.DataFrame(rows, columns=[index_name, "status", "n"])
-    table = frame.pivot_table(index=index_name, columns="status", values="n", aggfunc="sum")
-    present = [s for s in STATUSES if s in table.columns]
-    return table.reindex(columns=present).fillna(0).astype(int)
-
-
 def status_chart(
     rows: Sequence[tuple[Any, str, int]], index_name: str, horizontal: bool = False
 ) -> None:
@@ -555,24 +493,10 @@ def status_chart(
     if not rows:
         st.caption("Nothing logged yet.")
         return
-    table = _pivot(rows, index_name)
+    table = views.status_table(rows, index_name)
     colours: list[Any] = [render.STATUS_COLOURS[s][0] for s in table.columns]
     table.columns = [render.status_label(s) for s in table.columns]
     st.bar_chart(table, color=colours, horizontal=horizontal, stack=True)
-
-
-def paper_status_rows(
-    lib: Library, top: int = 15, user: str | None = None
-) -> list[tuple[str, str, int]]:
-    rows = lib.store.counts_by_paper(user=user)
-    keys = list(dict.fromkeys(k for k, _, _ in rows))[:top]
-    label = {k: (p.label if (p := lib.paper(k)) else k) or "(not in the library)" for k in keys}
-    return [(label[k], s, n) for k, s, n in rows if k in label]
-
-
-def backend_status_rows(store: Store, user: str | None = None) -> list[tuple[str, str, int]]:
-    return [(f"{b or 'check text'} · {m}" if m else (b or "check text"), s, n)
-            for b, m, s, n in store.counts_by_backend(user=user)]  # fmt: skip
 
 
 def show_flagged(lib: Library, row: Mapping[str, Any]) -> None:
@@ -594,22 +518,5 @@ def show_flagged(lib: Library, row: Mapping[str, Any]) -> None:
 
 
 # ---- export ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ExportFile:
-    label: str
-    data: str
-    file_name: str
-    mime: str
-
-
-def export_files(lib: Library, run_id: str) -> list[ExportFile]:
-    from research_assistant.pipeline import export
-
-    kinds = (("Markdown", "md", "text/markdown"), ("HTML", "html", "text/html"),
-             ("BibTeX of the cited works", "bib", "application/x-bibtex"))  # fmt: skip
-    return [ExportFile(label, export(lib, run_id, fmt), f"citable-{run_id}.{fmt}", mime)
-            for label, fmt, mime in kinds]  # fmt: skip
-
-
 def read_text_upload(f: Any) -> str:
     return uploads.read_text_upload(f.name, f.getvalue())
