@@ -39,14 +39,18 @@ STATUS_STYLE: Mapping[str, tuple[str, str]] = MappingProxyType(
         MALFORMED: ("✖", "malformed"),
     }
 )
-_COLOURS = {
-    VERIFIED: "#1a7f37",
-    UNSUPPORTED: "#b35900",
-    NOT_RETRIEVED: "#57606a",
-    UNKNOWN_SOURCE: "#8250df",
-    AMBIGUOUS: "#0969da",
-    MALFORMED: "#cf222e",
-}
+# status -> (text/border colour, light background): GitHub Primer colours, contrast >= 4.5:1;
+# the app's chips (render.py) and the HTML export use the same, so a verdict looks the same.
+STATUS_COLOURS: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {
+        VERIFIED: ("#1a7f37", "#dafbe1"),
+        UNSUPPORTED: ("#b35900", "#fff1e0"),
+        NOT_RETRIEVED: ("#57606a", "#eaeef2"),
+        UNKNOWN_SOURCE: ("#8250df", "#fbefff"),
+        AMBIGUOUS: ("#0969da", "#ddf4ff"),
+        MALFORMED: ("#cf222e", "#ffebe9"),
+    }
+)
 _APA_MAX_AUTHORS = 20  # APA 7: up to 20 names; beyond, the first 19, "...", the last
 _LABEL_YEAR = re.compile(r"(\d{4}[a-z]{0,2}|n\.d\.)\s*$")
 
@@ -217,7 +221,7 @@ font-size:.8em}blockquote{margin:.3em 0 .3em 1em;color:#444}.legend .chip{margin
 def _chip(status: str) -> str:
     symbol, label = STATUS_STYLE[status]
     return (
-        f'<span class="chip {status}" style="background:{_COLOURS[status]}" '
+        f'<span class="chip {status}" style="background:{STATUS_COLOURS[status][0]}" '
         f'title="{html.escape(label)}">{symbol} {html.escape(label)}</span>'
     )
 
@@ -324,6 +328,7 @@ def to_bibtex(papers: Iterable[Paper]) -> str:
 
 
 __all__ = [
+    "STATUS_COLOURS",
     "STATUS_STYLE",
     "build_references",
     "format_reference",

@@ -28,19 +28,7 @@ from research_assistant.models import (
     Paper,
     Reference,
 )
-from research_assistant.references import STATUS_STYLE
-
-# (text/border colour, background) per verdict. The text colours are those of the HTML export
-# (references._COLOURS) so a verdict looks the same in the app and in an exported summary; the
-# backgrounds are their light GitHub Primer counterparts (contrast >= 4.5:1 with the text).
-STATUS_COLOURS: Mapping[str, tuple[str, str]] = {
-    VERIFIED: ("#1a7f37", "#dafbe1"),
-    UNSUPPORTED: ("#b35900", "#fff1e0"),
-    NOT_RETRIEVED: ("#57606a", "#eaeef2"),
-    UNKNOWN_SOURCE: ("#8250df", "#fbefff"),
-    AMBIGUOUS: ("#0969da", "#ddf4ff"),
-    MALFORMED: ("#cf222e", "#ffebe9"),
-}
+from research_assistant.references import STATUS_COLOURS, STATUS_STYLE
 
 # What each verdict means, for the legend's tooltips (DESIGN.md "Status values").
 STATUS_HELP: Mapping[str, str] = {
