@@ -200,7 +200,10 @@ def plan(
             new_paths.append(p)
             new_data[str(p)] = (data, sha)
             if readers is None and workers > 1 and len(pdf_paths) >= POOL_MIN_FILES:
-                readers = pool.enter_context(shared_readers(workers))
+                try:
+                    readers = pool.enter_context(shared_readers(workers))
+                except OSError:  # no subprocess here (a locked-down host): read in-process
+                    workers = 1
         results, spans_by_index = read_pdfs(new_paths, workers, progress, readers)
     finally:
         pool.close()

@@ -56,19 +56,17 @@ class Readers:
 
     def __init__(self, workers: int) -> None:
         package_root = str(Path(__file__).resolve().parent.parent)
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        self._env = {**os.environ, "PYTHONPATH": os.pathsep.join(
             p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p
         )}  # fmt: skip
-        self.procs = [
-            subprocess.Popen(
-                [sys.executable, "-m", "research_assistant.pdfjob"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                env=env,
-            )
-            for _ in range(max(1, workers))
-        ]
+        self.procs = [self._start() for _ in range(max(1, workers))]
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            [sys.executable, "-m", "research_assistant.pdfjob"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=self._env,
+        )  # fmt: skip
 
     def __enter__(self) -> Readers:
         return self
@@ -90,41 +88,43 @@ class Readers:
         self, paths: Sequence[str], on_done: Callable[[int, Result], None] | None = None
     ) -> list[Result]:
         """Results in input order; the largest files go first so no worker ends on a long one.
-        A worker that dies makes its current file a readable failure; the rest go on here."""
+        A worker that dies makes its current file a readable failure and is replaced."""
         results: list[Result | None] = [None] * len(paths)
         todo: queue.Queue[int] = queue.Queue()
         for i in sorted(range(len(paths)), key=lambda i: -_size(paths[i])):
             todo.put(i)
 
-        def run(proc: subprocess.Popen[bytes]) -> None:
-            assert proc.stdin is not None and proc.stdout is not None
+        def run(slot: int) -> None:
             while True:
                 try:
                     i = todo.get_nowait()
                 except queue.Empty:
                     return
+                proc = self.procs[slot]
+                assert proc.stdin is not None and proc.stdout is not None
                 try:
                     proc.stdin.write(paths[i].encode("utf-8", "surrogateescape") + b"\n")
                     proc.stdin.flush()
                     size = struct.unpack(">Q", _read_exact(proc.stdout, 8))[0]
                     results[i] = pickle.loads(_read_exact(proc.stdout, size))
                 except (OSError, EOFError, pickle.UnpicklingError):
-                    results[i] = f"{Path(paths[i]).name}: the PDF reader crashed on this file"
-                    return
+                    # MuPDF crashed on this file: never retry it in this process (it would take
+                    # the app down); a fresh worker takes the next files
+                    results[i] = (
+                        f"{Path(paths[i]).name}: the PDF reader crashed on this file; it may be "
+                        "damaged: open and re-save it (print to PDF), then add it again"
+                    )
+                    proc.kill()
+                    self.procs[slot] = self._start()
                 finally:
                     if on_done:
                         on_done(i, results[i] or "")
 
-        threads = [threading.Thread(target=run, args=(proc,)) for proc in self.procs]
+        threads = [threading.Thread(target=run, args=(n,)) for n in range(len(self.procs))]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-        while not todo.empty():  # every worker died: finish here
-            i = todo.get()
-            results[i] = read_or_reason(paths[i])
-            if on_done:
-                on_done(i, results[i] or "")
         return [
             r if r is not None else f"{Path(p).name}: not read"
             for r, p in zip(results, paths, strict=True)

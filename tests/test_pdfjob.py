@@ -1,0 +1,46 @@
+"""PDF reader processes: order of results, progress, a worker that dies, reuse."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from research_assistant import pdfjob
+from research_assistant.models import PdfInfo
+
+
+def test_results_come_back_in_input_order_with_progress(corpus: Path) -> None:
+    paths = [str(corpus / n) for n in ("smith07.pdf", "map-reduce.pdf", "P14-1059.pdf")]
+    paths.append(str(corpus / "odd" / "calculus00marciala_p43.pdf"))  # a scan: a reason
+    done: list[int] = []
+    results = pdfjob.read_many(paths, 2, lambda i, r: done.append(i))
+    assert sorted(done) == [0, 1, 2, 3]
+    assert [isinstance(r, PdfInfo) for r in results] == [True, True, True, False]
+    assert [Path(r.path).name for r in results[:3]] == ["smith07.pdf", "map-reduce.pdf",
+                                                        "P14-1059.pdf"]  # fmt: skip
+    assert "no text layer" in results[3]
+
+
+def test_a_dead_worker_fails_one_file_and_is_replaced(corpus: Path) -> None:
+    paths = [str(corpus / "smith07.pdf"), str(corpus / "Wang-paperAVE2008.pdf")]
+    with pdfjob.Readers(1) as readers:
+        readers.procs[0].kill()
+        readers.procs[0].wait()
+        results = readers.read(paths)
+        assert readers.procs[0].poll() is None  # a fresh worker took over
+    crashed = [r for r in results if isinstance(r, str)]
+    assert len(crashed) == 1 and "crashed" in crashed[0]
+    assert sum(isinstance(r, PdfInfo) for r in results) == 1
+
+
+def test_shared_readers_are_reused_and_a_second_caller_gets_its_own() -> None:
+    with pdfjob.shared_readers(2) as first, pdfjob.shared_readers(2) as concurrent:
+        assert concurrent is not first
+    with pdfjob.shared_readers(2) as again:
+        assert again is first and all(p.poll() is None for p in again.procs)
+
+
+def test_read_or_reason_names_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.pdf"
+    bad.write_text("not a pdf")
+    reason = pdfjob.read_or_reason(str(bad))
+    assert isinstance(reason, str) and "notes.pdf" in reason
