@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(PY) bench/ingest.py
 	$(PY) bench/verify.py
 	$(PY) bench/ask.py
+	$(PY) bench/load.py
 
 # Debian's chromium for the browser test (never a playwright browser download).
 browser-deps:
