@@ -405,3 +405,18 @@ def test_an_answer_spread_over_two_sentences_clears_the_threshold() -> None:
     best = max(ranked, key=lambda s: s.context)
     assert best.context >= best.coverage and best.context >= RELEVANCE_THRESHOLD
     assert not ExtractiveAnswerer().answer(request).refused
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (
+            "Europarl has 60 million words per language [Koe05].",
+            "Europarl has 60 million words per language.",
+        ),
+        ("As in [GKV+09, KM14a], it works.", "As in, it works."),
+        ("Values lie in [0, 1] here.", "Values lie in [0, 1] here."),
+    ],
+)
+def test_alpha_style_keys_of_the_paper_are_stripped(sentence: str, expected: str) -> None:
+    assert strip_citations(sentence) == expected
