@@ -14,7 +14,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from research_assistant import bibtex, matching
+from research_assistant import bibtex, inference, matching
 from research_assistant.errors import BibtexError
 from research_assistant.index import chunk_paper, page_spans
 from research_assistant.models import (
@@ -227,7 +227,7 @@ def plan(
     for info, match in zip(infos, matches, strict=True):
         data, sha = new_data[info.path]
         if match.key is None:
-            inferred = matching.infer_paper(info, "")
+            inferred = inference.infer_paper(info, "")
             key = bibtex.generate_key(inferred.authors, inferred.year, inferred.title, papers)
             papers[key] = replace(inferred, key=key)
             unmatched.append(info.path)

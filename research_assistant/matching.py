@@ -1,4 +1,4 @@
-"""Pure: pair each PDF with its bibliography entry, and infer an entry for a PDF that has none.
+"""Pure: pair each PDF with its bibliography entry (inference.py makes one for a PDF without).
 
 Evidence is tried strongest first: the entry's ``file`` field, then the DOI, then the arXiv id,
 then a fuzzy title. Each entry goes to at most one PDF (greedy, strongest evidence first).
@@ -12,7 +12,7 @@ from pathlib import Path, PureWindowsPath
 
 from rapidfuzz import fuzz
 
-from research_assistant.models import Match, Name, Paper, PdfInfo
+from research_assistant.models import Match, Paper, PdfInfo
 from research_assistant.text import words
 
 # Chosen on ../shared/corpus, scores from _title_score (0..100). Labelled data: the 18 text PDFs
@@ -42,7 +42,7 @@ def match_pdfs(
     entry_titles = [_norm(p.title) for p in papers]
     for i, pdf in enumerate(pdfs):
         path_key, name_key = _pdf_keys(pdf.path)
-        doi, arxiv = _norm_doi(pdf.doi), _norm_arxiv(pdf.arxiv_id)
+        doi, arxiv = _norm_doi(pdf.doi), norm_arxiv(pdf.arxiv_id)
         views = _title_views(pdf)
         for j, paper in enumerate(papers):
             title = _title_score(entry_titles[j], views)
@@ -133,7 +133,7 @@ def _norm_doi(doi: str) -> str:
     return doi.rstrip(".,;")
 
 
-def _norm_arxiv(arxiv_id: str) -> str:
+def norm_arxiv(arxiv_id: str) -> str:
     """Lower-cased, without ``arXiv:`` and without the version: v1 and v2 are one work."""
     arxiv_id = arxiv_id.strip().lower().removeprefix("arxiv:")
     return re.sub(r"v\d+$", "", arxiv_id)
@@ -141,9 +141,9 @@ def _norm_arxiv(arxiv_id: str) -> str:
 
 def _paper_arxiv(paper: Paper) -> str:
     if paper.arxiv_id:
-        return _norm_arxiv(paper.arxiv_id)
+        return norm_arxiv(paper.arxiv_id)
     m = _ARXIV_DOI.match(_norm_doi(paper.doi)) or _ARXIV_URL.search(paper.url)
-    return _norm_arxiv(m.group(1)) if m else ""
+    return norm_arxiv(m.group(1)) if m else ""
 
 
 # titles --------------------------------------------------------------------------------------
@@ -179,83 +179,11 @@ def title_score(paper: Paper, pdf: PdfInfo) -> float:
 
 # inferring an entry --------------------------------------------------------------------------
 
-_JUNK_TITLE = re.compile(r"microsoft word|untitled|template|\.docx?$|\.tex$|^\W*$", re.I)
-_JUNK_AUTHOR = re.compile(r"\b(user|admin|owner|computing|services|microsoft|ibm)\b", re.I)
-_PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "di", "da", "la", "le", "du"}
-_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"  # January, Sept.
-_YEAR = r"((?:19|20)\d\d|2100)"
-_COPYRIGHT_YEAR = re.compile(rf"(?:©|\(c\)|c⃝|copyright)\s*{_YEAR}\b", re.I)
-_DATE_YEAR = re.compile(rf"\b{_MONTH}\s+(?:\d{{1,2}}(?:[-–]\d{{1,2}})?,?\s+)?{_YEAR}\b")
-# A journal header "2188 (2022) 012011": volume (year) article number.
-_VOLUME_YEAR = re.compile(rf"\b\d+\s*\({_YEAR}\)\s*\d+")
-
-
-def infer_paper(pdf: PdfInfo, key: str) -> Paper:
-    """A Paper for a PDF that has no bibliography entry, from what the PDF itself shows."""
-    name = Path(pdf.path).stem
-    meta_title = "" if _JUNK_TITLE.search(pdf.metadata_title) else pdf.metadata_title
-    arxiv = _norm_arxiv(pdf.arxiv_id) if pdf.arxiv_id else ""
-    return Paper(
-        key=key,
-        title=pdf.title or meta_title or name,
-        authors=parse_authors(pdf.metadata_author),
-        year=infer_year(pdf.first_page_text, arxiv),
-        doi=pdf.doi,
-        arxiv_id=arxiv,
-        metadata="inferred",
-        pdf=Path(pdf.path).name,
-        pages=pdf.page_count,
-    )
-
-
-def infer_year(first_page: str, arxiv_id: str = "") -> int | None:
-    """A copyright year, a printed date's or a volume's year, else the arXiv yymm; else None."""
-    for pattern in (_COPYRIGHT_YEAR, _DATE_YEAR, _VOLUME_YEAR):
-        m = pattern.search(first_page)
-        if m:
-            return int(m.group(1))
-    m = re.match(r"(\d\d)(\d\d)\.\d{4,5}$", arxiv_id) or re.search(r"/(\d\d)(\d\d)\d{3}$", arxiv_id)
-    if m and 1 <= int(m.group(2)) <= 12:
-        yy = int(m.group(1))
-        return 2000 + yy if yy < 91 else 1900 + yy  # arXiv started in August 1991
-    return None
-
-
-def parse_authors(raw: str) -> tuple[Name, ...]:
-    """Names from a PDF's Author metadata, or () when it does not look like people's names."""
-    if not raw.strip() or _JUNK_AUTHOR.search(raw) or any(c.isdigit() for c in raw):
-        return ()
-    names: list[Name] = []
-    for chunk in re.split(r"\s*;\s*|\s+and\s+|\s*&\s*", raw.strip()):
-        family, _, given = chunk.partition(",")
-        if given and len(family.split()) == 1 and "," not in given:
-            names.append(Name(family=family.strip(), given=given.strip()))  # "Family, Given"
-            continue
-        names += [n for part in chunk.split(",") if (n := _name(part))]
-    plausible = all(n.family[:1].isupper() for n in names)
-    return tuple(names) if names and plausible else ()
-
-
-def _name(text: str) -> Name | None:
-    tokens = text.split()
-    if not tokens:
-        return None
-    if len(tokens) == 1:
-        return Name(family=tokens[0]) if len(tokens[0]) > 1 else None
-    i = len(tokens) - 1
-    while i > 1 and tokens[i - 1].lower() in _PARTICLES:
-        i -= 1
-    von = " ".join(tokens[i:-1])
-    given = " ".join(tokens[:i])
-    return Name(family=tokens[-1], given=given, von=von)
-
 
 __all__ = [
     "TITLE_MATCH_THRESHOLD",
     "file_paths",
-    "infer_paper",
-    "infer_year",
     "match_pdfs",
-    "parse_authors",
+    "norm_arxiv",
     "title_score",
 ]

@@ -27,3 +27,16 @@ def _isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RA_LIBRARY_DIR", str(tmp_path / "library"))
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.delenv("RA_BACKEND", raising=False)
+
+
+@pytest.fixture(scope="module")
+def library(corpus: Path) -> tuple[list, list, dict[str, str]]:
+    """The 18 text PDFs read, the library.bib entries, and the truth: file name -> key."""
+    from research_assistant import pdf
+    from research_assistant.bibtex import parse_bib_file
+
+    papers = list(parse_bib_file(corpus / "library.bib").papers)
+    truth = {Path(p.files[0]).name: p.key for p in papers}
+    infos = [pdf.read_pdf(path) for path in sorted(corpus.glob("*.pdf"))]
+    assert len(infos) == 18 and len(papers) == 19
+    return infos, papers, truth

@@ -12,7 +12,7 @@ PACKAGE = ROOT / "research_assistant"
 FRAMEWORKS = {"streamlit", "anthropic", "duckdb", "llama_index", "pymupdf", "fitz"}
 PURE = [
     "bibtex", "citations", "verify", "support", "references", "prompts", "text", "models",
-    "matching", "names", "uploads",
+    "matching", "inference", "names", "uploads",
 ]  # fmt: skip
 # Each outside library may be imported by exactly one module of the package.
 SEAMS = {

@@ -7,20 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from research_assistant import matching, pdf
+from research_assistant import matching
 from research_assistant.bibtex import parse_bib_file
 from research_assistant.matching import TITLE_MATCH_THRESHOLD, match_pdfs
-from research_assistant.models import Name, Paper, PdfInfo
-
-
-@pytest.fixture(scope="module")
-def library(corpus: Path) -> tuple[list[PdfInfo], list[Paper], dict[str, str]]:
-    """The 18 text PDFs, the library.bib entries, and the truth: file name -> key."""
-    papers = list(parse_bib_file(corpus / "library.bib").papers)
-    truth = {Path(p.files[0]).name: p.key for p in papers}
-    infos = [pdf.read_pdf(path) for path in sorted(corpus.glob("*.pdf"))]
-    assert len(infos) == 18 and len(papers) == 19
-    return infos, papers, truth
+from research_assistant.models import Paper, PdfInfo
 
 
 def _correct(matches, truth: dict[str, str]) -> int:
@@ -165,72 +155,6 @@ def test_no_papers_no_pdfs() -> None:
 
 
 # inferring an entry --------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("name", "year", "authors"),
-    [
-        ("0807.3577.pdf", 2008, ["Bolejko", "Andersson"]),  # "Received 25 July 2008"
-        ("P14-1059.pdf", 2014, ["Dinu", "Baroni"]),  # "Georgiana Dinu ; Marco Baroni"
-        ("MullenJSSv18i03.pdf", 2007, ["Mullen", "van Stokkum"]),
-        ("7f4e18385a30ccb00dc637d5123f894f1f862964.pdf", 2022, []),  # "End User Computing..."
-        ("Wang-paperAVE2008.pdf", None, []),  # author "ibm"; the year only in "AVE2008"
-        ("pasa.pdf", 2025, []),  # the arXiv stamp's date
-        ("seung08.pdf", None, ["Jain", "Seung"]),  # no year anywhere
-    ],
-)
-def test_infer_paper_from_the_corpus(
-    corpus: Path, name: str, year: int | None, authors: list[str]
-) -> None:
-    info = pdf.read_pdf(corpus / name)
-    paper = matching.infer_paper(info, "gen2024")
-    assert paper.key == "gen2024"
-    assert paper.metadata == "inferred"
-    assert paper.title == info.title and paper.title
-    assert paper.year == year
-    assert [a.cited for a in paper.authors] == authors
-    assert paper.pages == info.page_count
-    assert paper.doi == info.doi
-
-
-def test_infer_paper_falls_back_to_metadata_title_then_file_name() -> None:
-    info = _info("/x/my-notes.pdf", metadata_title="Microsoft Word - draft3.doc")
-    assert matching.infer_paper(info, "k").title == "my-notes"
-    info = _info("/x/my-notes.pdf", metadata_title="Lattice Animals Revisited")
-    assert matching.infer_paper(info, "k").title == "Lattice Animals Revisited"
-
-
-@pytest.mark.parametrize(
-    ("first_page", "arxiv", "year"),
-    [
-        ("Copyright 2007 ACM 978-1-59593-631-8", "", 2007),
-        ("c⃝2014 Association for Computational Linguistics", "", 2014),
-        ("Published 3 October 2008", "", 2008),
-        ("Draft version November 15, 2021", "", 2021),
-        ("Nothing here but 1234 numbers", "2501.10120", 2025),
-        ("", "astro-ph/9912001", 1999),
-        ("", "", None),
-    ],
-)
-def test_infer_year(first_page: str, arxiv: str, year: int | None) -> None:
-    assert matching.infer_year(first_page, arxiv) == year
-
-
-@pytest.mark.parametrize(
-    ("raw", "names"),
-    [
-        ("Kayla Thomason, Md Ali Babar", [Name("Thomason", "Kayla"), Name("Babar", "Md Ali")]),
-        ("Thoma, Martin", [Name("Thoma", "Martin")]),
-        ("Ivo H. M. van Stokkum and Jan Smit",
-         [Name("Stokkum", "Ivo H. M.", von="van"), Name("Smit", "Jan")]),
-        ("ibm", []),
-        ("End User Computing Services", []),
-        ("user123", []),
-        ("", []),
-    ],
-)  # fmt: skip
-def test_parse_authors(raw: str, names: list[Name]) -> None:
-    assert list(matching.parse_authors(raw)) == names
 
 
 @pytest.mark.parametrize(
