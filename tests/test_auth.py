@@ -211,7 +211,7 @@ def test_log_rows_carry_the_user_and_members_audit_their_own(
 ) -> None:
     dla = demo_lib.paper(DLA)
     assert dla is not None
-    answerer = ScriptedAnswerer(f"{SUPPORTED} [{dla.label}].")
+    answerer = ScriptedAnswerer(*[f"{SUPPORTED} [{dla.label}]."] * 3)  # three asks
     at = log_in(app(**{ui.ANSWERER_KEY: answerer}), "bob", PASSWORDS["bob"])
     at.chat_input[0].set_value(QUESTION).run()
     assert not at.exception

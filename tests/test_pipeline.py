@@ -4,7 +4,6 @@ logging, export, and consistency while another thread ingests."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -13,37 +12,11 @@ from research_assistant import demo
 from research_assistant import store as store_mod
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.library import Library
-from research_assistant.llm import AnswerRequest, Draft, RepairNote
 from research_assistant.pipeline import ask, check_text, export
+from tests.fakes import ScriptedAnswerer
 
 DLA = "Lindqvist and Haddad, 2021"
 DLA_CLAIM = "DLA clusters in two dimensions have a fractal dimension of about 1.71"
-
-
-class ScriptedAnswerer:
-    """A fake answerer: returns queued drafts in order and records what it was asked."""
-
-    backend = "scripted"
-    model = "scripted-1"
-
-    def __init__(self, *texts: str) -> None:
-        self.queue = list(texts)
-        self.history: list[tuple[str, AnswerRequest, Sequence[RepairNote]]] = []
-
-    def _next(self, kind: str, request: AnswerRequest, notes: Sequence[RepairNote]) -> Draft:
-        self.history.append((kind, request, notes))
-        text = self.queue.pop(0)
-        return Draft(text=text, model=self.model, backend=self.backend, refused=text == "REFUSE")
-
-    def answer(self, request: AnswerRequest, on_text: Callable[[str], None] | None = None) -> Draft:
-        draft = self._next("answer", request, ())
-        if on_text:
-            for word in draft.text.split(" "):
-                on_text(word + " ")
-        return draft
-
-    def repair(self, request, draft, notes, on_text=None) -> Draft:  # type: ignore[no-untyped-def]
-        return self._next("repair", request, notes)
 
 
 @pytest.fixture(scope="module")

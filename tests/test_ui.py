@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tempfile
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +20,9 @@ from streamlit.testing.v1 import AppTest
 from research_assistant import Library, store, ui
 from research_assistant.demo import DEMO_PAPERS, build_demo, demo_bibtex
 from research_assistant.errors import LLMError
-from research_assistant.llm import AnswerRequest, Draft, RepairNote
+from research_assistant.llm import AnswerRequest, Draft
 from research_assistant.pipeline import ask
+from tests.fakes import ScriptedAnswerer
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = {
@@ -39,33 +40,6 @@ SUPPORTED = (
     "dimension D ≈ 1.71 for DLA clusters in two dimensions"
 )
 UNRELATED = "The Moon is made of green cheese and orbits Jupiter every three days"
-
-
-class ScriptedAnswerer:
-    """A fake Answerer: returns the drafts it was given, records what it was asked."""
-
-    backend = "scripted"
-    model = "scripted-1"
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.requests: list[AnswerRequest] = []
-
-    def answer(self, request: AnswerRequest, on_text: Callable[[str], None] | None = None) -> Draft:
-        self.requests.append(request)
-        if on_text is not None:
-            for piece in self.text.split(" "):
-                on_text(piece + " ")
-        return Draft(self.text, self.model, self.backend)
-
-    def repair(
-        self,
-        request: AnswerRequest,
-        draft: Draft,
-        notes: Sequence[RepairNote],
-        on_text: Callable[[str], None] | None = None,
-    ) -> Draft:
-        return draft  # keeps the failing citations, so their verdicts are shown
 
 
 @pytest.fixture(autouse=True)
