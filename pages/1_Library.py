@@ -75,3 +75,5 @@ with st.expander("Remove a paper"):
                 st.rerun()
             except ResearchAssistantError as e:
                 ui.show_error(e)
+
+ui.backup_section(lib, user)

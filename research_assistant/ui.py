@@ -25,6 +25,7 @@ import re
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -478,6 +479,30 @@ def ingest_uploads(
 def move_pdf(lib: Library, source: str, target: str, user: auth.User) -> None:
     auth.require_curator(user, "Fixing a match")
     lib.assign_pdf(source, target, user=user.id)
+
+
+def make_backup(lib: Library, user: auth.User) -> tuple[bytes, str]:
+    """The whole library (papers, index, log) as one .tar.gz, taken by the process that holds
+    the catalog, so the app need not stop (DuckDB allows one process per file). Curators only."""
+    from research_assistant.backup import backup
+
+    auth.require_curator(user, "Backing up the library")
+    with tempfile.TemporaryDirectory() as tmp:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = backup(lib, Path(tmp) / f"citable-library-{stamp}.tar.gz")
+        return path.read_bytes(), path.name
+
+
+def backup_section(lib: Library, user: auth.User) -> None:
+    with st.expander("Back up the library"):
+        st.caption("Papers, index and the verification log in one .tar.gz. Restore it with "
+                   "`python -m research_assistant restore FILE NEW_FOLDER`.")  # fmt: skip
+        if st.button("Prepare a backup"):
+            try:
+                data, name = make_backup(lib, user)
+                st.download_button("Download the backup", data, name, "application/gzip")
+            except ResearchAssistantError as e:
+                show_error(e)
 
 
 def remove_paper(lib: Library, key: str, user: auth.User) -> None:

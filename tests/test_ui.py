@@ -17,9 +17,9 @@ import streamlit as st
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
-from research_assistant import Library, store, ui
+from research_assistant import Library, auth, store, ui
 from research_assistant.demo import DEMO_PAPERS, build_demo, demo_bibtex
-from research_assistant.errors import LLMError
+from research_assistant.errors import LLMError, ResearchAssistantError
 from research_assistant.llm import AnswerRequest, Draft
 from research_assistant.pipeline import ask
 from tests.fakes import ScriptedAnswerer
@@ -462,3 +462,20 @@ def test_audit_after_some_answers(demo_lib: Library) -> None:
 
 def test_demo_papers_are_the_ones_the_tests_use() -> None:
     assert DLA in {p.key for p in DEMO_PAPERS}
+
+
+def test_a_curator_backs_up_the_running_library(demo_lib: Library, tmp_path: Path) -> None:
+    at = run("pages/1_Library.py")
+    next(b for b in at.button if b.label == "Prepare a backup").click().run()
+    assert_ok(at)
+    assert any(d.label == "Download the backup" for d in at.get("download_button"))
+    data, name = ui.make_backup(demo_lib, auth.LOCAL)  # what the button serves
+    assert name.startswith("citable-library-") and name.endswith(".tar.gz")
+    (tmp_path / name).write_bytes(data)
+    from research_assistant.backup import restore
+
+    restored = restore(tmp_path / name, tmp_path / "restored")
+    assert [p.key for p in restored.papers()] == [p.key for p in demo_lib.papers()]
+    store.close(restored.root / "catalog.duckdb")
+    with pytest.raises(ResearchAssistantError, match="curators"):
+        ui.make_backup(demo_lib, auth.User("bob", "Bob", auth.MEMBER))
