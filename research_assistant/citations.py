@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from research_assistant.models import Mention
-from research_assistant.text import content_words, sentence_spans
+from research_assistant.text import PARTICLES, content_words, sentence_spans
 
 __all__ = ["claim_span", "claim_text", "find_mentions", "strip_markers"]
 
@@ -49,10 +49,6 @@ def _words(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
-_PARTICLES = _words(
-    "van von der den de del della dela di da du des dos das la le ten ter te op het zu vom zum zur "
-    "al el bin ibn ben y"
-)
 _CAPITAL_PARTICLES = _words("Le La De Van Von Du Da Di Del Den Der Ten Ter")
 _CONNECTORS = _words("of the for and on in und für et y")  # inside corporate names
 # Leading words of "(see Smith, 2020)", "(e.g., Smith, 2020)": skipped before the names.
@@ -239,7 +235,7 @@ def _capital(token: str) -> bool:
 
 
 def _lower_word(token: str) -> bool:
-    return not _capital(token) and token not in _PARTICLES
+    return not _capital(token) and token not in PARTICLES
 
 
 def _is_name(name: str, shaped: bool = False) -> bool:
@@ -252,8 +248,7 @@ def _is_name(name: str, shaped: bool = False) -> bool:
     if not _capital(tokens[-1]):
         return False
     return all(
-        _NAME_TOKEN.fullmatch(t)
-        and (_capital(t) or t in _PARTICLES or (n > 0 and t in _CONNECTORS))
+        _NAME_TOKEN.fullmatch(t) and (_capital(t) or t in PARTICLES or (n > 0 and t in _CONNECTORS))
         for n, t in enumerate(tokens)
     )
 
@@ -307,7 +302,7 @@ def _narrative_name(words: list[str], i: int) -> tuple[int, str] | None:
     if bare.lower() in _NOT_NAMES:
         return None
     start = i
-    while start > 0 and (words[start - 1] in _PARTICLES or words[start - 1] in _CAPITAL_PARTICLES):
+    while start > 0 and (words[start - 1] in PARTICLES or words[start - 1] in _CAPITAL_PARTICLES):
         start -= 1
     return start, " ".join([*words[start:i], word])
 

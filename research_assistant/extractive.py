@@ -29,7 +29,14 @@ from research_assistant.llm import (
     SourcePassage,
     refusal_draft,
 )
-from research_assistant.text import content_words, fold, normalize_space, numbers, sentence_spans
+from research_assistant.text import (
+    LINE_HYPHEN,
+    content_words,
+    fold,
+    normalize_space,
+    numbers,
+    sentence_spans,
+)
 
 __all__ = ["RELEVANCE_THRESHOLD", "ExtractiveAnswerer"]
 
@@ -98,7 +105,6 @@ _HEADING = re.compile(r"^\d+(?:\.\d+)*\.?\s+[A-Z]|^(?:[A-Z][A-Z-]+\s+)+[A-Z][a-z
 _INITIAL = re.compile(r"\b[A-Z]\.(?=[\s,A-Z])")  # "J." in "J. Smith, A. B. Jones": author lists
 # A word broken across lines by the PDF's hyphenation: "par-\nallelize". The same pattern as
 # verify's, so the joined word is what the checker compares the claim with.
-_LINE_HYPHEN = re.compile(r"(?<=[^\W\d_])-[ \t]*\n\s*(?=[^\W\d_])")
 _HYPHENATED = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
 _WORD_END = re.compile(r"[^\W\d_]+$")
 _WORD_START = re.compile(r"[^\W\d_]+")
@@ -293,7 +299,7 @@ def dehyphenate(text: str, hyphenated: Collection[str] = ()) -> str:
             return "-"
         return ""
 
-    return _LINE_HYPHEN.sub(join, text)
+    return LINE_HYPHEN.sub(join, text)
 
 
 def strip_heading(text: str) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import heapq
 import math
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -16,11 +15,10 @@ from decimal import Decimal, InvalidOperation
 
 from rapidfuzz import fuzz
 
-from research_assistant import text as _text
 from research_assistant.models import (
     Chunk,
 )
-from research_assistant.text import STOPWORDS, numbers, sentence_spans
+from research_assistant.text import LINE_HYPHEN, STOPWORDS, fold, numbers, sentence_spans
 
 # best_support() score of the best span. Chosen on tests/data/verification.jsonl (per-claim
 # scores printed by bench/verify.py): supported claims score 0.58-1.0 (the lowest is a
@@ -35,7 +33,6 @@ _CHUNKS_SCANNED = 4  # chunks (by content-word overlap) whose sentences are scor
 _WINDOWS_FUZZED = 3  # sentence windows per claim that reach rapidfuzz
 _FUZZ_CHARS = 120  # rapidfuzz sees at most this much of a claim (5x of a span): cost ~ product
 
-_LINE_HYPHEN = re.compile(r"(?<=[^\W\d_])-[ \t]*\n\s*(?=[^\W\d_])")
 _UNIT = re.compile(r"(\d+(?:[.,]\d+)*)\s?(%|[a-zµ°˚]{1,5})\b")
 _UNITS = frozenset(
     str.split(
@@ -64,23 +61,12 @@ def _canon(number: str) -> str:
         return number
 
 
-# SEE: text.fold gives the same result (test_fast_fold_matches_text_fold); str.translate with
-# a dict table costs ~150 µs per 1,000 characters, which alone would break the 1 ms budget.
-_FOLD_MAP = {
-    chr(k): v for t in (_text._APOSTROPHES, _text._DASHES, _text._SPECIAL) for k, v in t.items()
-}
-_FOLD_CHARS = re.compile("[" + re.escape("".join(_FOLD_MAP)) + "]")
-_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 _WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
 
 
 def fast_fold(text: str) -> str:
-    text = _LINE_HYPHEN.sub("", text)  # "automati-\ncally" is one word
-    if text.isascii():
-        return " ".join(text.replace("`", "'").split()).lower()
-    text = _FOLD_CHARS.sub(lambda m: _FOLD_MAP[m.group()], unicodedata.normalize("NFC", text))
-    text = unicodedata.normalize("NFKD", " ".join(text.split()))
-    return _COMBINING.sub("", text).casefold()
+    """fold() with the words broken at line ends joined again: the form claims and spans share."""
+    return fold(LINE_HYPHEN.sub("", text))
 
 
 def content_terms(folded: str) -> frozenset[str]:

@@ -35,7 +35,7 @@ from research_assistant.support import (
     fast_fold,
     prepare,
 )
-from research_assistant.text import fold, sentence_spans
+from research_assistant.text import PARTICLES, fold, sentence_spans
 
 # fuzz.ratio of two folded family names. Chosen on the name-pair table in tests/test_verify.py
 # (NAME_PAIRS): one-letter typos and transliterations of names of 6+ letters score >= 92.3
@@ -45,9 +45,6 @@ NAME_MATCH_THRESHOLD: float = 91.5
 _VIA_SEARCH_K = 8
 _VIA_NEAR = 400  # characters around the supporting span searched for the in-text citation
 
-_PARTICLES = frozenset(
-    str.split("van von der den de del della di da du la le ten ter dos das des zu vom am y d l")
-)
 _LABEL_YEAR = re.compile(r"(\d{4})([a-z]{0,2})\s*$")
 
 
@@ -60,7 +57,7 @@ def _name_key(name: str) -> str:
 def _core_key(name: str) -> str:
     """Like _name_key without leading particles: "van der Berg" -> "berg"."""
     parts = [p for p in re.split(r"[\s'-]+", fold(name).replace(".", " ")) if p]
-    while len(parts) > 1 and parts[0] in _PARTICLES:
+    while len(parts) > 1 and parts[0] in PARTICLES:
         parts.pop(0)
     return "".join(ch for p in parts for ch in p if ch.isalnum())
 

@@ -338,20 +338,3 @@ def test_labelled_verification_set(corpus_library) -> None:
     good, n = accuracy["supported"]
     assert n >= 25 and good / n >= 0.9
     assert all(accuracy[g][0] == accuracy[g][1] for g in ("ambiguous", "malformed"))
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "Plain ASCII, with  double spaces and `quotes`.",
-        "García-López, Schrödinger, Łukasiewicz, Ørsted, Æsir, straße",
-        "O\u2019Neil \u2013 the ﬁrst ﬂow\u00a0test",
-        "Ωmega \u2126 κρ(r, t) 10\u221222 eV, 35:28 ± 0.08˚C",
-        "中文 текст Ελληνικά",
-    ],
-)
-def test_fast_fold_matches_text_fold(text: str) -> None:
-    from research_assistant.text import fold
-    from research_assistant.verify import fast_fold
-
-    assert fast_fold(text) == fold(text)
