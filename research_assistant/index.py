@@ -230,6 +230,9 @@ class SearchIndex:
                 break
         return passages
 
+    def all_chunks(self) -> list[Chunk]:
+        return list(self._chunks.values())
+
     def chunks_of(self, paper_key: str) -> list[Chunk]:
         return self._by_paper.get(paper_key, [])
 

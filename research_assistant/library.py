@@ -246,9 +246,8 @@ class Library:
             run=run,
         )
         # 3. the index of the new generation, swapped in whole
-        keep = {c.chunk_id: c for c in self._state.index._chunks.values()}
         changed = set(chunks) | set(removed)
-        all_chunks = [c for c in keep.values() if c.paper_key not in changed]
+        all_chunks = [c for c in self._state.index.all_chunks() if c.paper_key not in changed]
         for items in chunks.values():
             all_chunks.extend(items)
         titles = {k: p.title for k, p in labelled.items()}

@@ -52,7 +52,7 @@ def warm(lib: Library) -> None:
     that the first questions are as fast as the later ones (the app runs this in a thread)."""
     state = lib.state
     _ = state.resolver
-    verify.prepare(state.index._chunks.values())
+    verify.prepare(state.index.all_chunks())
 
 
 def _check(
