@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from research_assistant import ui, views
+from research_assistant.web import ui, views
 
 lib = ui.start_page("Ask", "💬")
 opts = ui.ask_sidebar()

@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 import pymupdf  # noqa: E402 - the synthetic library is built from raw corpus pages
 
 from research_assistant import store as store_mod  # noqa: E402
+from research_assistant.answer.extractive import ExtractiveAnswerer  # noqa: E402
 from research_assistant.evaluate import load_questions  # noqa: E402
-from research_assistant.extractive import ExtractiveAnswerer  # noqa: E402
 from research_assistant.library import Library  # noqa: E402
 from research_assistant.pipeline import ask  # noqa: E402
 

@@ -3,7 +3,7 @@ drill-down. Curators see everyone's citations, members their own."""
 
 import streamlit as st
 
-from research_assistant import render, ui, views
+from research_assistant.web import render, ui, views
 
 lib = ui.start_page("Audit", "📊")
 user = ui.viewer()

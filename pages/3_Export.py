@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from research_assistant import ResearchAssistantError, render, ui, views
+from research_assistant import ResearchAssistantError
+from research_assistant.web import render, ui, views
 
 lib = ui.start_page("Export", "📤")
 st.title("Export")

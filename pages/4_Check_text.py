@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from research_assistant import ResearchAssistantError, check_text, ui
+from research_assistant import ResearchAssistantError, check_text
+from research_assistant.web import ui
 
 lib = ui.start_page("Check text", "🔎")
 st.title("Check the citations of a text")

@@ -9,13 +9,13 @@ would land outside it, and checks that the result opens.
 from __future__ import annotations
 
 import io
-import os
 import shutil
 import tarfile
 import tempfile
 from pathlib import Path
 
 from research_assistant.errors import LibraryError
+from research_assistant.files import atomic_file
 from research_assistant.library import Library
 
 MANIFEST = "CITABLE-BACKUP"
@@ -30,23 +30,16 @@ def backup(lib: Library, dest: Path) -> Path:
     dest.parent.mkdir(parents=True, exist_ok=True)
     with lib.paused():
         lib.store.checkpoint()
-        fd, tmp = tempfile.mkstemp(prefix=".backup-", suffix=".tar.gz", dir=dest.parent)
-        os.close(fd)
-        try:
-            with tarfile.open(tmp, "w:gz") as tar:
-                info = tarfile.TarInfo(MANIFEST)
-                note = f"Citable library backup of {lib.root.name}\n".encode()
-                info.size = len(note)
-                tar.addfile(info, io.BytesIO(note))
-                for path in sorted(lib.root.rglob("*")):
-                    rel = path.relative_to(lib.root)
-                    skip = path.name.endswith(_SKIP_SUFFIXES) or path.name.startswith(".tmp-")
-                    if path.is_file() and not skip:
-                        tar.add(path, arcname=str(rel), recursive=False)
-            os.replace(tmp, dest)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with atomic_file(dest, suffix=".tar.gz") as tmp, tarfile.open(tmp, "w:gz") as tar:
+            info = tarfile.TarInfo(MANIFEST)
+            note = f"Citable library backup of {lib.root.name}\n".encode()
+            info.size = len(note)
+            tar.addfile(info, io.BytesIO(note))
+            for path in sorted(lib.root.rglob("*")):
+                rel = path.relative_to(lib.root)
+                skip = path.name.endswith(_SKIP_SUFFIXES) or path.name.startswith(".tmp-")
+                if path.is_file() and not skip:
+                    tar.add(path, arcname=str(rel), recursive=False)
     return dest
 
 

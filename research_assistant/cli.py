@@ -76,7 +76,7 @@ def cmd_papers(args: argparse.Namespace, lib: Any) -> Any:
 
 
 def cmd_demo(args: argparse.Namespace, lib: Any) -> Any:
-    from research_assistant import demo
+    from research_assistant import demo  # start-up time
 
     if args.if_empty and lib.papers():
         print(f"The library in {lib.root} already has papers: demo not added.", file=sys.stderr)
@@ -91,7 +91,7 @@ def cmd_demo(args: argparse.Namespace, lib: Any) -> Any:
 
 
 def _print_citations(citations: Sequence[Any], references: Sequence[Any]) -> None:
-    from research_assistant.references import STATUS_STYLE
+    from research_assistant.report.references import STATUS_STYLE  # start-up time
 
     for c in citations:
         symbol, label = STATUS_STYLE[c.status]
@@ -104,7 +104,7 @@ def _print_citations(citations: Sequence[Any], references: Sequence[Any]) -> Non
 
 
 def cmd_ask(args: argparse.Namespace, lib: Any) -> Any:
-    from research_assistant.pipeline import ask
+    from research_assistant.pipeline import ask  # start-up time
 
     def stream(piece: str) -> None:
         sys.stdout.write(piece)
@@ -127,7 +127,7 @@ def cmd_ask(args: argparse.Namespace, lib: Any) -> Any:
 
 
 def cmd_verify(args: argparse.Namespace, lib: Any) -> Any:
-    from research_assistant.pipeline import check_text
+    from research_assistant.pipeline import check_text  # start-up time
 
     if args.file == "-":
         text = sys.stdin.read()
@@ -147,7 +147,7 @@ def cmd_verify(args: argparse.Namespace, lib: Any) -> Any:
 
 
 def cmd_export(args: argparse.Namespace, lib: Any) -> Any:
-    from research_assistant.pipeline import export
+    from research_assistant.pipeline import export  # start-up time
 
     text = export(lib, args.id, args.format)
     if args.json:
@@ -157,7 +157,7 @@ def cmd_export(args: argparse.Namespace, lib: Any) -> Any:
 
 
 def cmd_eval(args: argparse.Namespace, lib: Any) -> Any:
-    from research_assistant.evaluate import evaluate, load_questions
+    from research_assistant.evaluate import evaluate, load_questions  # start-up time
 
     questions = load_questions(args.questions)
     report = evaluate(
@@ -192,7 +192,7 @@ def cmd_eval(args: argparse.Namespace, lib: Any) -> Any:
 
 
 def cmd_backup(args: argparse.Namespace, lib: Any) -> Any:
-    from research_assistant.backup import backup
+    from research_assistant.backup import backup  # start-up time
 
     dest = backup(lib, Path(args.dest))
     if args.json:
@@ -202,7 +202,7 @@ def cmd_backup(args: argparse.Namespace, lib: Any) -> Any:
 
 
 def cmd_restore(args: argparse.Namespace) -> Any:
-    from research_assistant.backup import restore
+    from research_assistant.backup import restore  # start-up time
 
     lib = restore(Path(args.archive), Path(args.target))
     if args.json:
@@ -260,7 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from research_assistant.library import Library
+    from research_assistant.library import Library  # start-up time
 
     try:
         if args.command == "restore":  # opens the restored folder, not --library

@@ -350,8 +350,7 @@ def build_demo(folder: Path) -> list[Path]:
     Returns the PDFs then the .bib. Idempotent: the output is deterministic and unchanged
     files are not rewritten.
     """
-    # Imported here so the demo texts stay importable (and testable) without pymupdf.
-    from research_assistant import pdf
+    from research_assistant.ingest import pdf  # the demo texts stay importable without PyMuPDF
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

@@ -17,11 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from research_assistant.citations import find_mentions
+from research_assistant.answer.base import Answerer
+from research_assistant.check.mentions import find_mentions
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.library import Library
-from research_assistant.llm import Answerer
 from research_assistant.models import STATUSES, VERIFIED, Answer
+from research_assistant.pipeline import ask, get_answerer
+from research_assistant.settings import load_settings
 from research_assistant.text import fold
 
 __all__ = ["EvalReport", "EvalRow", "Question", "evaluate", "load_questions", "score_answer"]
@@ -282,8 +284,6 @@ def evaluate(
     progress: Callable[[int, int, str], None] | None = None,
 ) -> EvalReport:
     """Ask every question through ``pipeline.ask`` and score the answers."""
-    from research_assistant.pipeline import ask, get_answerer
-    from research_assistant.settings import load_settings
 
     known = {p.key for p in lib.papers()}
     missing = sorted({k for q in questions for k in q.answer_paper_keys} - known)

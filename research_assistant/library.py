@@ -15,9 +15,6 @@ the catalog's is rebuilt from the catalog's chunks (no PDF is parsed again).
 
 from __future__ import annotations
 
-import os
-import re
-import tempfile
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -27,34 +24,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from research_assistant import bibtex, ingest
+from research_assistant.bib import parse as bibtex
+from research_assistant.bib.write import to_bibtex
+from research_assistant.check.verify import Resolver
 from research_assistant.errors import LibraryError
+from research_assistant.files import write_atomic
 from research_assistant.index import SearchIndex
+from research_assistant.ingest import plan as ingest
 from research_assistant.models import Chunk, IngestReport, Paper
+from research_assistant.settings import load_settings
 from research_assistant.store import Store
 
 Progress = Callable[[int, int, str], None]  # (done, total, file name)
-
-_SAFE = re.compile(r"[^A-Za-z0-9._-]+")
-
-
-def safe_name(key: str, sha256: str) -> str:
-    """A file name for a PDF copy that cannot escape the pdfs/ folder."""
-    stem = _SAFE.sub("_", key).strip("._")[:80] or "paper"
-    return f"{stem}-{sha256[:8]}.pdf"
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 @dataclass(frozen=True)
@@ -67,11 +48,10 @@ class LibraryState:
     _cache: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
-    def resolver(self) -> Any:
+    def resolver(self) -> Resolver:
+        """The resolver of this state's papers, built once per catalog generation."""
         resolver = self._cache.get("resolver")
         if resolver is None:
-            from research_assistant.verify import Resolver
-
             resolver = self._cache["resolver"] = Resolver(list(self.papers.values()))
         return resolver
 
@@ -98,8 +78,6 @@ class Library:
     @classmethod
     def open(cls, path: Path | str | None = None) -> Library:
         if path is None:
-            from research_assistant.settings import load_settings
-
             path = load_settings().resolved_library()
         root = Path(path).expanduser().resolve()
         if root.exists() and not root.is_dir():
@@ -258,7 +236,7 @@ class Library:
         self._remove_orphan_pdfs(labelled.values())
 
     def _write_bib(self, papers: Iterable[Paper]) -> None:
-        text = bibtex.to_bibtex(sorted(papers, key=lambda p: p.key))
+        text = to_bibtex(sorted(papers, key=lambda p: p.key))
         write_atomic(self.root / "library.bib", text.encode("utf-8"))
 
     def _remove_orphan_pdfs(self, papers: Iterable[Paper]) -> None:

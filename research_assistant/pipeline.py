@@ -11,11 +11,14 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from research_assistant import citations as cite
-from research_assistant import prompts, references, verify
+from research_assistant.answer import prompts
+from research_assistant.answer.base import Answerer, AnswerRequest, Draft, RepairNote, SourcePassage
+from research_assistant.answer.registry import make_answerer
+from research_assistant.bib.write import to_bibtex
+from research_assistant.check import mentions as cite
+from research_assistant.check import verify
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.library import Library, LibraryState
-from research_assistant.llm import Answerer, AnswerRequest, Draft, RepairNote, SourcePassage
 from research_assistant.models import (
     VERIFIED,
     Answer,
@@ -24,6 +27,8 @@ from research_assistant.models import (
     Passage,
     Reference,
 )
+from research_assistant.report import references
+from research_assistant.settings import load_settings
 
 Step = Callable[[str], None]  # progress messages for the UI's status box
 SECOND_HAND_TOP_K = 5
@@ -34,9 +39,6 @@ def _noop(_: str) -> None:
 
 
 def get_answerer(backend: str | None = None) -> Answerer:
-    from research_assistant.llm import make_answerer
-    from research_assistant.settings import load_settings
-
     s = load_settings()
     return make_answerer(
         backend or s.default_backend(),
@@ -119,8 +121,6 @@ def ask(
     started = time.perf_counter()
     answerer = answerer or get_answerer(backend)
     if top_k is None:
-        from research_assistant.settings import load_settings
-
         top_k = load_settings().top_k
     state = lib.state
     step(f"Searching {len(state.papers)} papers")
@@ -223,7 +223,7 @@ def export(lib: Library, run_id: str, fmt: str) -> str:
     refs = [Reference.from_dict(r) for r in run.get("references", [])]
     if fmt == "bib":
         cited = [p for r in refs if (p := lib.paper(r.key)) is not None]
-        return references.to_bibtex(cited)
+        return to_bibtex(cited, local=False)
     text = run.get("answer") if run.get("source") == "ask" else run.get("text", "")
     title = run.get("question") or "Checked text"
     render = references.to_markdown if fmt == "md" else references.to_html

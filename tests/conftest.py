@@ -32,8 +32,8 @@ def _isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(scope="module")
 def library(corpus: Path) -> tuple[list, list, dict[str, str]]:
     """The 18 text PDFs read, the library.bib entries, and the truth: file name -> key."""
-    from research_assistant import pdf
-    from research_assistant.bibtex import parse_bib_file
+    from research_assistant.bib.parse import parse_bib_file
+    from research_assistant.ingest import pdf
 
     papers = list(parse_bib_file(corpus / "library.bib").papers)
     truth = {Path(p.files[0]).name: p.key for p in papers}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from research_assistant.llm import AnswerRequest, Draft, RepairNote
+from research_assistant.answer.base import AnswerRequest, Draft, RepairNote
 
 REFUSE = "REFUSE"  # a scripted text that comes back as a refusal
 

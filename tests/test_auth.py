@@ -16,9 +16,11 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from research_assistant import Library, auth, store, ui
+from research_assistant import Library, store
 from research_assistant.demo import DEMO_PAPERS, build_demo
 from research_assistant.errors import AuthError, SettingsError
+from research_assistant.web import login as auth
+from research_assistant.web import ui
 from tests.test_ui import DLA, PAGES, QUESTION, ROOT, SUPPORTED, ScriptedAnswerer, shared_library
 
 PASSWORDS = {"ada": "correct horse battery", "bob": "tr0ub4dor&3"}

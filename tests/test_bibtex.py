@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from research_assistant.bibtex import (
+from research_assistant.bib.names import decode_latex, format_name, parse_name
+from research_assistant.bib.parse import (
     BibResult,
     assign_labels,
     base_label,
@@ -18,11 +19,10 @@ from research_assistant.bibtex import (
     parse_bibtex,
     parse_file_field,
     parse_names,
-    to_bibtex,
 )
+from research_assistant.bib.write import to_bibtex
 from research_assistant.errors import BibtexError
 from research_assistant.models import Name, Paper
-from research_assistant.names import decode_latex, format_name, parse_name
 
 # --- the corpus -------------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from research_assistant.citations import claim_span, claim_text, find_mentions, strip_markers
+from research_assistant.check.mentions import claim_span, claim_text, find_mentions, strip_markers
 from research_assistant.models import Mention
 
 

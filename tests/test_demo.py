@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from research_assistant import bibtex, demo, matching, pdf
+from research_assistant import demo
+from research_assistant.bib import parse as bibtex
 from research_assistant.demo import DEMO_BANNER, DEMO_PAPERS, build_demo, demo_bibtex
+from research_assistant.ingest import matching, pdf
 
 
 @pytest.fixture(scope="module")
@@ -95,4 +97,4 @@ def test_demo_module_imports_no_framework_at_module_level() -> None:
     top = {a.name for n in tree.body if isinstance(n, ast.Import) for a in n.names}
     top |= {n.module or "" for n in tree.body if isinstance(n, ast.ImportFrom)}
     assert not any(m.split(".")[0] in {"pymupdf", "fitz", "streamlit"} for m in top)
-    assert "research_assistant.pdf" not in top
+    assert "research_assistant.ingest.pdf" not in top

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from research_assistant import store as store_mod
+from research_assistant.answer.extractive import dehyphenate
 from research_assistant.cli import main
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.evaluate import (
@@ -21,7 +22,6 @@ from research_assistant.evaluate import (
     parse_questions,
     score_answer,
 )
-from research_assistant.extractive import dehyphenate
 from research_assistant.library import Library
 from research_assistant.models import Answer, Chunk, Citation, Mention, Passage
 from research_assistant.text import fold, normalize_space

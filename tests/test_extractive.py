@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
-from research_assistant import extractive, prompts
-from research_assistant.extractive import (
+from research_assistant.answer import extractive, prompts
+from research_assistant.answer.base import AnswerRequest, RepairNote, SourcePassage
+from research_assistant.answer.extractive import (
     NEAR_DUPLICATE_RATIO,
     RELEVANCE_THRESHOLD,
     ExtractiveAnswerer,
@@ -19,7 +20,6 @@ from research_assistant.extractive import (
     stem,
     strip_citations,
 )
-from research_assistant.llm import AnswerRequest, RepairNote, SourcePassage
 from research_assistant.text import fold, normalize_space, numbers
 
 
@@ -339,8 +339,8 @@ HYPHENATED = passage(
 
 
 def test_line_break_hyphens_are_joined_and_the_sentence_still_verifies() -> None:
+    from research_assistant.check.verify import SUPPORT_THRESHOLD, best_support
     from research_assistant.models import Chunk
-    from research_assistant.verify import SUPPORT_THRESHOLD, best_support
 
     request = AnswerRequest("Which programs are automatically parallelized?", (HYPHENATED,))
     draft = ExtractiveAnswerer().answer(request)

@@ -47,7 +47,7 @@ def test_chunks_never_cross_pages_and_slice_their_page() -> None:
 
 
 def test_chunks_of_the_real_corpus_slice_their_pages(corpus: Path) -> None:
-    from research_assistant.pdf import read_pdf
+    from research_assistant.ingest.pdf import read_pdf
 
     info = read_pdf(corpus / "map-reduce.pdf")
     chunks = chunk_paper("dean2004", info.sha256, info.pages)

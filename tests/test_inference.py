@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from research_assistant import inference, pdf
+from research_assistant.ingest import inference, pdf
 from research_assistant.models import Name, PdfInfo
 from research_assistant.text import fold
 

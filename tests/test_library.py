@@ -15,8 +15,9 @@ import pytest
 
 from research_assistant import store as store_mod
 from research_assistant.errors import LibraryError
+from research_assistant.files import safe_name
 from research_assistant.index import SearchIndex
-from research_assistant.library import Library, safe_name
+from research_assistant.library import Library
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -87,7 +88,7 @@ def test_a_second_ingest_of_the_same_files_changes_nothing(corpus_lib, corpus: P
 
 def test_library_reloads_without_parsing_pdfs(corpus_lib, monkeypatch) -> None:
     lib, _ = corpus_lib
-    import research_assistant.pdf as pdf
+    import research_assistant.ingest.pdf as pdf
 
     monkeypatch.setattr(pdf, "read_pdf", lambda *a, **k: pytest.fail("PDF parsed on load"))
     again = open_fresh(lib.root)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from research_assistant import matching
-from research_assistant.bibtex import parse_bib_file
-from research_assistant.matching import TITLE_MATCH_THRESHOLD, match_pdfs
+from research_assistant.bib.parse import parse_bib_file
+from research_assistant.ingest import matching
+from research_assistant.ingest.matching import TITLE_MATCH_THRESHOLD, match_pdfs
 from research_assistant.models import Paper, PdfInfo
 
 

@@ -8,13 +8,13 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from research_assistant import pdf
 from research_assistant.errors import (
     CorruptPdfError,
     EncryptedPdfError,
     NotAPdfError,
     ScannedPdfError,
 )
+from research_assistant.ingest import pdf
 
 # What each corpus PDF prints: (file, DOI, arXiv id, title). Looked up in the page-1 text.
 CORPUS_PDFS = [

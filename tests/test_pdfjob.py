@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from research_assistant import pdfjob
+from research_assistant.ingest import readers as pdfjob
 from research_assistant.models import PdfInfo
 
 

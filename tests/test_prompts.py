@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from research_assistant import prompts
+from research_assistant.answer import prompts
 
 
 def fields(template: str) -> set[str]:

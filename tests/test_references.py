@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
-from research_assistant import references
+from research_assistant.bib.write import to_bibtex
 from research_assistant.models import (
     AMBIGUOUS,
     MALFORMED,
@@ -21,11 +22,10 @@ from research_assistant.models import (
     Name,
     Paper,
 )
-from research_assistant.references import (
+from research_assistant.report.references import (
     STATUS_STYLE,
     build_references,
     format_reference,
-    to_bibtex,
     to_html,
     to_markdown,
 )
@@ -200,12 +200,12 @@ def test_html_chips_legend_and_doi_link() -> None:
     assert '<a href="https://doi.org/10.1000/xyz(1)">' in page
 
 
-def test_bibtex_of_cited_papers() -> None:
-    bib = to_bibtex([SMITH_A, WHO])
-    assert "smithA2020" in bib and "who2021" in bib and "berg2019" not in bib
-    fallback = references._minimal_bibtex([SMITH_A, WHO])
-    assert fallback.startswith("@article{smithA2020,")
-    assert "author = {Smith, John Paul and Jones, Anna B. and Lee, C.}" in fallback
-    assert "author = {{World Health Organization}}" in fallback
-    assert "doi = {10.1000/xyz(1)}" in fallback
-    assert references._bib_value("R&D 50% {odd") == r"R\&D 50\% odd"
+def test_bibtex_of_cited_papers_leaves_out_local_fields() -> None:
+    local = replace(SMITH_A, files=("/home/me/smith.pdf",), fields=(*SMITH_A.fields, ("file", "x")))
+    shared = to_bibtex([local, WHO], local=False)
+    assert shared.startswith("@article{smithA2020,") and "who2021" in shared
+    assert "author = {Smith, John Paul and Jones, Anna B. and Lee, C.}" in shared
+    assert "author = {{World Health Organization}}" in shared
+    assert "doi = {10.1000/xyz(1)}" in shared
+    assert "file" not in shared and "smith.pdf" not in shared
+    assert "file = {/home/me/smith.pdf}" in to_bibtex([local])  # library.bib keeps it

@@ -6,7 +6,6 @@ import re
 
 import pytest
 
-from research_assistant import render
 from research_assistant.models import (
     STATUSES,
     UNKNOWN_SOURCE,
@@ -19,6 +18,7 @@ from research_assistant.models import (
     Paper,
     Reference,
 )
+from research_assistant.web import render
 
 EVIL = '<script>alert("x")</script>'
 PAPER = Paper(

@@ -17,11 +17,13 @@ import streamlit as st
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
-from research_assistant import Library, auth, store, ui
+from research_assistant import Library, store
+from research_assistant.answer.base import AnswerRequest, Draft
 from research_assistant.demo import DEMO_PAPERS, build_demo, demo_bibtex
 from research_assistant.errors import LLMError, ResearchAssistantError
-from research_assistant.llm import AnswerRequest, Draft
 from research_assistant.pipeline import ask
+from research_assistant.web import login as auth
+from research_assistant.web import ui
 from tests.fakes import ScriptedAnswerer
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from research_assistant.errors import ResearchAssistantError, UploadError
-from research_assistant.uploads import (
+from research_assistant.web.uploads import (
     check_upload,
     read_text_upload,
     safe_upload_name,

@@ -9,6 +9,14 @@ from pathlib import Path
 import pytest
 from rapidfuzz import fuzz
 
+from research_assistant.check.verify import (
+    NAME_MATCH_THRESHOLD,
+    NUMBER_MISMATCH_CAP,
+    SUPPORT_THRESHOLD,
+    Resolver,
+    best_support,
+    check_citations,
+)
 from research_assistant.models import (
     AMBIGUOUS,
     MALFORMED,
@@ -21,14 +29,6 @@ from research_assistant.models import (
     Name,
     Paper,
     Passage,
-)
-from research_assistant.verify import (
-    NAME_MATCH_THRESHOLD,
-    NUMBER_MISMATCH_CAP,
-    SUPPORT_THRESHOLD,
-    Resolver,
-    best_support,
-    check_citations,
 )
 
 sys.path.insert(0, str(Path(__file__).parent / "data"))

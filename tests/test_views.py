@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from research_assistant import demo, views
+from research_assistant import demo
 from research_assistant.library import Library
 from research_assistant.pipeline import check_text
+from research_assistant.web import views
 
 CLAIM = "DLA clusters in 2D have a fractal dimension of about 1.71 [Lindqvist and Haddad, 2021]."
 

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from research_assistant.check.verify import Resolver, check_citations
 from research_assistant.models import Chunk, Citation, Mention, Name, Paper, Passage
 from research_assistant.text import content_words, sentence_spans
-from research_assistant.verify import Resolver, check_citations
 
 DATA = Path(__file__).resolve().parent
 CHUNK_CHARS = 1000

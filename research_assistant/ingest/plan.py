@@ -14,9 +14,12 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from research_assistant import bibtex, inference, matching
+from research_assistant.bib import parse as bibtex
 from research_assistant.errors import BibtexError
+from research_assistant.files import safe_name
 from research_assistant.index import chunk_paper, page_spans
+from research_assistant.ingest import inference, matching
+from research_assistant.ingest.readers import Readers, read_many, read_or_reason, shared_readers
 from research_assistant.models import (
     BibProblem,
     Chunk,
@@ -26,7 +29,6 @@ from research_assistant.models import (
     PdfInfo,
     Skipped,
 )
-from research_assistant.pdfjob import Readers, read_many, read_or_reason, shared_readers
 
 Progress = Callable[[int, int, str], None]
 PDF_SUFFIXES = {".pdf"}
@@ -149,7 +151,6 @@ def plan(
     workers: int = 2,
     max_bytes: int = MAX_FILE_BYTES,
 ) -> Plan:
-    from research_assistant.library import safe_name
 
     pdf_paths, bibs, skipped = collect(paths)
     entries, problems, bib_skipped, entry_count = _read_bibs(bibs)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-from research_assistant.llm import (
+from research_assistant.answer.base import (
     AnswerRequest,
     CitedSpan,
     Draft,

@@ -12,6 +12,15 @@ from collections.abc import Callable, Collection, Sequence
 
 from rapidfuzz import fuzz, process
 
+from research_assistant.check.support import (
+    NUMBER_MISMATCH_CAP,
+    SUPPORT_THRESHOLD,
+    Support,
+    best_support,
+    content_terms,
+    fast_fold,
+    prepare,
+)
 from research_assistant.models import (
     AMBIGUOUS,
     MALFORMED,
@@ -25,15 +34,6 @@ from research_assistant.models import (
     Mention,
     Paper,
     Passage,
-)
-from research_assistant.support import (
-    NUMBER_MISMATCH_CAP,
-    SUPPORT_THRESHOLD,
-    Support,
-    best_support,
-    content_terms,
-    fast_fold,
-    prepare,
 )
 from research_assistant.text import PARTICLES, fold, sentence_spans
 

@@ -28,7 +28,7 @@ from research_assistant.models import (
     Paper,
     Reference,
 )
-from research_assistant.references import STATUS_COLOURS, STATUS_STYLE
+from research_assistant.report.references import STATUS_COLOURS, STATUS_STYLE
 
 # What each verdict means, for the legend's tooltips (DESIGN.md "Status values").
 STATUS_HELP: Mapping[str, str] = {

@@ -1,6 +1,6 @@
 """Reading PDFs, in this process or in worker processes.
 
-Workers are plain subprocesses (``python -m research_assistant.pdfjob``) that import only pdf.py
+Workers are plain subprocesses (``python -m research_assistant.ingest.readers``) that import only pdf.py
 (PyMuPDF). multiprocessing's spawn and forkserver children re-run the caller's ``__main__``,
 which for the app or a script means importing the whole retrieval stack in every worker, and
 ``fork`` is unsafe in the multi-threaded Streamlit server. Protocol: the parent writes one path
@@ -30,7 +30,7 @@ Result = PdfInfo | str
 
 def read_or_reason(path: str) -> Result:
     """A PdfInfo, or the readable reason the PDF cannot be used (one bad PDF never stops a run)."""
-    from research_assistant.pdf import read_pdf
+    from research_assistant.ingest.pdf import read_pdf  # PyMuPDF loads in the worker only
 
     try:
         return read_pdf(Path(path))
@@ -63,7 +63,7 @@ class Readers:
 
     def _start(self) -> subprocess.Popen[bytes]:
         return subprocess.Popen(
-            [sys.executable, "-m", "research_assistant.pdfjob"],
+            [sys.executable, "-m", "research_assistant.ingest.readers"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env=self._env,
         )  # fmt: skip
@@ -175,7 +175,7 @@ def _close_shared() -> None:
 
 
 def _serve() -> None:
-    import research_assistant.pdf  # noqa: F401 - import PyMuPDF now, before the first request
+    import research_assistant.ingest.pdf  # noqa: F401 - import PyMuPDF now, before the first request
 
     out = sys.stdout.buffer
     for line in sys.stdin.buffer:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from urllib.parse import quote
 
@@ -282,57 +282,11 @@ def to_html(
     return "\n".join(out) + "\n"
 
 
-_BIB_SPECIAL = re.compile(r"([&%#_$])")
-
-
-def _bib_value(value: str) -> str:
-    value = _BIB_SPECIAL.sub(r"\\\1", value)
-    depth = 0
-    for ch in value:  # an unbalanced brace would end the field early: drop them all then
-        depth += {"{": 1, "}": -1}.get(ch, 0)
-        if depth < 0:
-            break
-    return value if depth == 0 else value.replace("{", "").replace("}", "")
-
-
-def _minimal_bibtex(papers: Iterable[Paper]) -> str:
-    entries = []
-    for p in papers:
-        fields = dict(p.fields)
-        authors = " and ".join(
-            f"{{{a.family}}}"
-            if a.corporate
-            else ", ".join(x for x in (a.cited, a.jr, a.given) if x)
-            for a in p.authors
-        )
-        fields.update({"title": p.title, "author": authors, "year": str(p.year or "")})
-        fields.update({k: v for k, v in (("doi", p.doi), ("url", p.url)) if v})
-        if p.venue and not ({"journal", "booktitle"} & fields.keys()):
-            fields["booktitle" if p.entry_type == "inproceedings" else "journal"] = p.venue
-        lines = [f"@{p.entry_type or 'misc'}{{{p.key},"]
-        for name, value in fields.items():
-            if value and name != "file":
-                raw = value if name in ("url", "doi") else _bib_value(value)
-                lines.append(f"  {name} = {{{raw}}},")
-        entries.append("\n".join(lines) + "\n}")
-    return "\n\n".join(entries) + ("\n" if entries else "")
-
-
-def to_bibtex(papers: Iterable[Paper]) -> str:
-    """BibTeX of the given (cited) papers: bibtex.to_bibtex when it exists, else a minimal one."""
-    try:
-        from research_assistant.bibtex import to_bibtex as export
-    except ImportError:
-        return _minimal_bibtex(papers)
-    return export(list(papers))
-
-
 __all__ = [
     "STATUS_COLOURS",
     "STATUS_STYLE",
     "build_references",
     "format_reference",
-    "to_bibtex",
     "to_html",
     "to_markdown",
 ]

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 import re
-import tempfile
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
@@ -24,6 +22,8 @@ from research_assistant.errors import (
     NotAPdfError,
     ScannedPdfError,
 )
+from research_assistant.files import write_atomic
+from research_assistant.ids import ARXIV_IN_TEXT, DOI_IN_TEXT
 from research_assistant.models import PageText, PdfInfo
 from research_assistant.text import fold
 
@@ -41,13 +41,7 @@ _MAGIC_WINDOW = 1024  # the PDF spec tolerates junk before %PDF-; readers look a
 TITLE_ZONE = 0.6  # share of page 1, from the top, searched for the title (all corpus titles fit)
 MOSTLY_EMPTY_SHARE = 0.2  # below this share of pages with text, the reader is told
 
-_DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+")
 _DOI_LABEL = re.compile(r"(?:doi\s*:?\s*|doi\.org/)$", re.IGNORECASE)
-_ARXIV_NEW = r"\d{4}\.\d{4,5}(?:v\d+)?"
-_ARXIV_OLD = r"[a-z]+(?:-[a-z]+)?(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?"
-_ARXIV = re.compile(
-    rf"(?:arXiv\s*:\s*|arxiv\.org/(?:abs|pdf)/)({_ARXIV_NEW}|{_ARXIV_OLD})", re.IGNORECASE
-)
 _REFERENCES = re.compile(r"^\s*(?:\d+\.?\s*)?(references|bibliography|literatur)\s*$", re.I | re.M)
 # Journal banners set in a larger font than the title (JSS, JCAP): never the title.
 _HEADER = re.compile(r"^(journal of|proceedings|transactions|annals of|letters)\b", re.I)
@@ -155,7 +149,7 @@ def _before_references(text: str) -> str:
 
 def _find_doi(text: str) -> str:
     found: list[tuple[int, int, str]] = []  # (unlabelled?, position, doi)
-    for m in _DOI.finditer(text):
+    for m in DOI_IN_TEXT.finditer(text):
         doi = m.group().rstrip(".,;:)]}'").lower()
         labelled = bool(_DOI_LABEL.search(text[max(0, m.start() - 8) : m.start()]))
         found.append((0 if labelled else 1, m.start(), doi))
@@ -168,7 +162,7 @@ def _find_doi(text: str) -> str:
 
 
 def _find_arxiv(text: str) -> str:
-    m = _ARXIV.search(text)
+    m = ARXIV_IN_TEXT.search(text)
     return m.group(1) if m else ""
 
 
@@ -351,22 +345,8 @@ def write_pdf(
         doc.set_metadata({"title": title, "author": authors, "subject": banner})
         pages = doc.page_count
         data = doc.tobytes(garbage=3, deflate=True, no_new_id=True)
-    _write_atomically(Path(path), data)
+    write_atomic(Path(path), data)
     return pages
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    if path.is_file() and path.read_bytes() == data:
-        return  # idempotent: an unchanged file keeps its mtime
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 __all__ = ["page_png", "quote_rects", "read_pdf", "write_pdf"]

@@ -33,11 +33,16 @@ from typing import Any
 
 import streamlit as st
 
-from research_assistant import auth, render, uploads, views
+from research_assistant.backup import backup
+from research_assistant.demo import DEMO_VENUE
 from research_assistant.errors import AuthError, LLMError, ResearchAssistantError
+from research_assistant.ingest import pdf
 from research_assistant.library import Library
 from research_assistant.models import Answer, Citation, IngestReport, Reference
+from research_assistant.pipeline import ask, get_answerer, warm
 from research_assistant.settings import Settings, load_settings
+from research_assistant.web import login as auth
+from research_assistant.web import render, uploads, views
 
 ANSWERER_KEY = "ra_answerer"  # session_state: an Answerer replacing the configured backend
 USER_KEY = "ra_user"  # session_state: the user name logged in with a local account
@@ -56,16 +61,12 @@ def _open_library(path: str) -> Library:
 
 def _warm(lib: Library) -> None:
     """Fill the verifier's caches so the first question is as fast as the next ones."""
-    from research_assistant.pipeline import warm
-
     with contextlib.suppress(Exception):  # an optimisation only: ask() fills them anyway
         warm(lib)
 
 
 @st.cache_resource(show_spinner=False)
 def _answerer(backend: str) -> Any:
-    from research_assistant.pipeline import get_answerer
-
     return get_answerer(backend)  # raises LLMError (not cached) when Claude has no key
 
 
@@ -203,8 +204,6 @@ def html(fragment: str) -> None:
 
 
 def is_demo(lib: Library) -> bool:
-    from research_assistant.demo import DEMO_VENUE
-
     return any(p.venue == DEMO_VENUE for p in lib.papers())
 
 
@@ -272,8 +271,6 @@ def ask_streamed(lib: Library, question: str, opts: AskSettings, user: str) -> A
     Streamlit calls are only made from the script thread: the worker pushes ``on_text`` and
     ``on_step`` events into a queue that a generator (consumed by ``st.write_stream``) drains.
     """
-    from research_assistant.pipeline import ask
-
     status = st.status("Searching the library…", expanded=False)
     try:
         answerer = _current_answerer(opts.backend)
@@ -375,8 +372,6 @@ def show_checked(
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _page_png(path: str, mtime: float, page: int, quote: str) -> bytes:
-    from research_assistant import pdf
-
     return pdf.page_png(Path(path), page, quote)
 
 
@@ -484,8 +479,6 @@ def move_pdf(lib: Library, source: str, target: str, user: auth.User) -> None:
 def make_backup(lib: Library, user: auth.User) -> tuple[bytes, str]:
     """The whole library (papers, index, log) as one .tar.gz, taken by the process that holds
     the catalog, so the app need not stop (DuckDB allows one process per file). Curators only."""
-    from research_assistant.backup import backup
-
     auth.require_curator(user, "Backing up the library")
     with tempfile.TemporaryDirectory() as tmp:
         stamp = time.strftime("%Y%m%d-%H%M%S")

@@ -10,7 +10,7 @@ Modes (``RA_AUTH``, see ``mode``):
       [users.ada]
       name = "Ada Lovelace"          # shown in the sidebar; default: the user name
       role = "curator"               # or "member" (the default)
-      password_hash = "$2b$12$..."   # python -m research_assistant.auth hash
+      password_hash = "$2b$12$..."   # python -m research_assistant.web.login hash
 
 - ``none``: no login (a laptop install): everyone is ``LOCAL``, a curator.
 
@@ -145,7 +145,7 @@ def _account(path: str, username: str, entry: Any) -> Account:
     if not digest.startswith(("$2a$", "$2b$", "$2y$")):
         raise SettingsError(
             f"{where}: password_hash is not a bcrypt hash: make one with "
-            "`python -m research_assistant.auth hash`."
+            "`python -m research_assistant.web.login hash`."
         )
     return Account(username, str(entry.get("name") or username), role, digest)
 
@@ -254,10 +254,10 @@ def require_curator(user: User, action: str) -> None:
         )
 
 
-# ---- command line: python -m research_assistant.auth hash ---------------------------------------
+# ---- command line: python -m research_assistant.web.login hash ---------------------------------------
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m research_assistant.auth", description="Local accounts for Citable."
+        prog="python -m research_assistant.web.login", description="Local accounts for Citable."
     )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("hash", help="read a password (prompt, or the first line of stdin), print "

@@ -13,7 +13,7 @@ import unicodedata
 from datetime import date
 from pathlib import Path
 
-from research_assistant.matching import norm_arxiv
+from research_assistant.ids import norm_arxiv
 from research_assistant.models import Name, Paper, PdfInfo
 from research_assistant.text import words
 

@@ -1,168 +1,43 @@
-"""The Answerer protocol, its values, and the Claude answerer (the only module importing anthropic).
+"""The Claude answerer: the only module importing anthropic.
 
-Two answerers share one small interface: ``ClaudeAnswerer`` (streams from the Messages API) and
-``ExtractiveAnswerer`` (offline, in ``extractive.py``). ``make_answerer`` picks one.
-
-anthropic is imported inside ``ClaudeAnswerer`` rather than at the top: importing it takes about
-two seconds, and the offline path (CLI, benchmarks, the extractive answerer, which imports the
-values below) must not pay for a client it never builds.
+The registry imports this module only when the anthropic backend is chosen: importing the SDK
+takes about two seconds, which the offline path (CLI, benchmarks, the extractive answerer) must
+not pay for a client it never builds.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
-from research_assistant import prompts, settings
+import anthropic
+import httpx2  # the SDK's HTTP client; its read errors escape the SDK mid-stream
+
+from research_assistant import settings
+from research_assistant.answer import prompts
+from research_assistant.answer.base import (
+    AnswerRequest,
+    Draft,
+    RepairNote,
+    allowed_labels,
+    is_refusal,
+    passage_source,
+    refusal_draft,
+)
 from research_assistant.errors import LLMError
-from research_assistant.text import fold
 
-if TYPE_CHECKING:
-    import anthropic
+__all__ = ["DEFAULT_MAX_TOKENS", "ClaudeAnswerer"]
 
-__all__ = [
-    "BACKENDS",
-    "AnswerRequest",
-    "Answerer",
-    "CitedSpan",
-    "ClaudeAnswerer",
-    "Draft",
-    "RepairNote",
-    "SourcePassage",
-    "allowed_labels",
-    "make_answerer",
-    "passage_source",
-]
-
-BACKENDS = ("anthropic", "extractive")
 # A short paragraph of cited prose needs a few hundred tokens; 1024 leaves room for a long one.
 DEFAULT_MAX_TOKENS = 1024
-NO_KEY_MESSAGE = (
-    "No Anthropic API key: set ANTHROPIC_API_KEY or use --backend extractive "
-    "(the offline answerer needs no key)."
-)
-
-
-@dataclass(frozen=True)
-class SourcePassage:
-    """A retrieved chunk as the answerer sees it; ``label`` is its paper's author-year label."""
-
-    label: str
-    paper_key: str
-    title: str
-    page: int
-    chunk_id: str
-    text: str
-
-
-@dataclass(frozen=True)
-class AnswerRequest:
-    question: str
-    passages: tuple[SourcePassage, ...]
-
-
-@dataclass(frozen=True)
-class CitedSpan:
-    """A span the answerer says it drew on (Claude's citations feature, or the extractive
-    answerer's copied sentence): an evidence candidate; ``verify`` still decides."""
-
-    label: str
-    chunk_id: str
-    cited_text: str
-
-
-@dataclass(frozen=True)
-class Draft:
-    text: str
-    model: str
-    backend: str
-    refused: bool = False
-    cited_spans: tuple[CitedSpan, ...] = ()
-    input_tokens: int = 0
-    output_tokens: int = 0
-
-
-@dataclass(frozen=True)
-class RepairNote:
-    """One failing citation of a draft: its marker, the claim it supports, its status and why."""
-
-    marker: str
-    claim: str
-    status: str
-    reason: str
-
-
-class Answerer(Protocol):
-    backend: str  # "anthropic" | "extractive"
-    model: str
-
-    def answer(
-        self, request: AnswerRequest, on_text: Callable[[str], None] | None = None
-    ) -> Draft: ...
-
-    def repair(
-        self,
-        request: AnswerRequest,
-        draft: Draft,
-        notes: Sequence[RepairNote],
-        on_text: Callable[[str], None] | None = None,
-    ) -> Draft: ...
-
-
-def make_answerer(
-    backend: str,
-    *,
-    model: str = settings.DEFAULT_MODEL,
-    api_key: str | None = None,
-    base_url: str | None = None,
-    timeout_s: float = 60.0,
-    max_retries: int = 2,
-) -> Answerer:
-    """The answerer for ``backend``; raises LLMError for an unknown backend or a missing key."""
-    if backend == "extractive":
-        from research_assistant.extractive import ExtractiveAnswerer  # it imports this module
-
-        return ExtractiveAnswerer()
-    if backend == "anthropic":
-        # Anthropic() constructs without a key and fails only at the first request, so decide
-        # here. SEE: issue 4, "Pitfalls already found".
-        key = api_key or os.environ.get("ANTHROPIC_API_KEY", "")
-        if not key.strip():
-            raise LLMError(NO_KEY_MESSAGE, retryable=False)
-        return ClaudeAnswerer(
-            key, model=model, base_url=base_url, timeout_s=timeout_s, max_retries=max_retries
-        )
-    raise LLMError(
-        f"Unknown answer backend {backend!r}: use one of {', '.join(BACKENDS)}.", retryable=False
-    )
-
-
-def allowed_labels(passages: Sequence[SourcePassage]) -> tuple[str, ...]:
-    """The distinct labels of the passages, in retrieval order: the closed world of citations."""
-    return tuple(dict.fromkeys(p.label for p in passages))
-
-
-def passage_source(passage: SourcePassage) -> str:
-    """The ``source`` of a passage's search_result block; Claude echoes it in its citations."""
-    return f"{passage.paper_key}#p{passage.page}#{passage.chunk_id}"
-
-
-def refusal_draft(model: str, backend: str) -> Draft:
-    return Draft(text=prompts.REFUSAL_TEXT, model=model, backend=backend, refused=True)
-
-
-def is_refusal(text: str) -> bool:
-    """True when the answer is the refusal sentence (possibly with a remark) and cites nothing."""
-    return fold(text).startswith(fold(prompts.REFUSAL_TEXT).rstrip(".")) and "[" not in text
 
 
 class ClaudeAnswerer:
     """Answers with Claude through the streaming Messages API.
 
     Each passage goes to Claude as a ``search_result`` block with citations enabled, so Claude
-    returns the exact ``cited_text`` it drew on; those spans become ``Draft.cited_spans``.
+    grounds its prose in them. Its own citation events are not collected: every ``[Label]`` is
+    checked by the verifier against the paper's text, which is the only verdict shown.
     Citations cannot be combined with structured JSON output (the API answers 400), so the
     answer is plain prose with ``[Label]`` markers. Retries and timeouts are the SDK's own.
     """
@@ -180,8 +55,6 @@ class ClaudeAnswerer:
         max_tokens: int = DEFAULT_MAX_TOKENS,
         use_citations: bool = True,
     ) -> None:
-        import anthropic
-
         self.model = model
         self.max_tokens = max_tokens
         self.use_citations = use_citations
@@ -195,7 +68,7 @@ class ClaudeAnswerer:
         if not request.passages:
             return refusal_draft(self.model, self.backend)
         messages = [{"role": "user", "content": self._question_content(request)}]
-        return self._stream(request, messages, on_text)
+        return self._stream(messages, on_text)
 
     def repair(
         self,
@@ -222,7 +95,7 @@ class ClaudeAnswerer:
             {"role": "assistant", "content": draft.text.strip() or prompts.REFUSAL_TEXT},
             {"role": "user", "content": repair_text},
         ]
-        return self._stream(request, messages, on_text)
+        return self._stream(messages, on_text)
 
     def _question_content(self, request: AnswerRequest) -> list[dict[str, Any]]:
         question = prompts.USER_PROMPT.format(
@@ -253,14 +126,9 @@ class ClaudeAnswerer:
 
     def _stream(
         self,
-        request: AnswerRequest,
         messages: list[dict[str, Any]],
         on_text: Callable[[str], None] | None,
     ) -> Draft:
-        import anthropic
-        import httpx2  # the SDK's HTTP client; its read errors escape the SDK mid-stream
-
-        spans: list[CitedSpan] = []
         complete = False
         try:
             with self._client.messages.stream(
@@ -273,10 +141,6 @@ class ClaudeAnswerer:
                     if event.type == "text":
                         if on_text is not None and event.text:
                             on_text(event.text)
-                    elif event.type == "citation":
-                        span = _cited_span(event.citation, request)
-                        if span is not None and span not in spans:
-                            spans.append(span)
                     elif event.type == "message_stop":
                         complete = True
                 message = stream.get_final_message() if complete else None
@@ -307,7 +171,6 @@ class ClaudeAnswerer:
             model=message.model or self.model,
             backend=self.backend,
             refused=is_refusal(text),
-            cited_spans=tuple(spans),
             input_tokens=message.usage.input_tokens or 0,
             output_tokens=message.usage.output_tokens or 0,
         )
@@ -317,19 +180,6 @@ def _labels_block(request: AnswerRequest) -> str:
     return "\n".join(
         prompts.ALLOWED_LABEL_LINE.format(label=label) for label in allowed_labels(request.passages)
     )
-
-
-def _cited_span(citation: Any, request: AnswerRequest) -> CitedSpan | None:
-    """Map a search_result_location citation back to its passage (by source, else by index)."""
-    if getattr(citation, "type", "") != "search_result_location":
-        return None
-    by_source = {passage_source(p): p for p in request.passages}
-    passage = by_source.get(citation.source)
-    if passage is None and 0 <= citation.search_result_index < len(request.passages):
-        passage = request.passages[citation.search_result_index]
-    if passage is None:
-        return None
-    return CitedSpan(label=passage.label, chunk_id=passage.chunk_id, cited_text=citation.cited_text)
 
 
 def _dropped() -> LLMError:

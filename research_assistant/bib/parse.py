@@ -10,7 +10,7 @@ SEE: bibtexparser 2.x LatexDecodingMiddleware, "protected braces lost before nam
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import unquote
@@ -18,19 +18,17 @@ from urllib.parse import unquote
 from bibtexparser import model
 from bibtexparser.splitter import Splitter
 
-from research_assistant.errors import BibtexError
-from research_assistant.models import BibProblem, Paper
-from research_assistant.names import (
+from research_assistant.bib.names import (
     assign_labels,
     base_label,
     decode_latex,
-    encode_latex,
-    format_file_field,
-    format_names,
     generate_key,
     parse_file_field,
     parse_names,
 )
+from research_assistant.errors import BibtexError
+from research_assistant.ids import DOI_IN_TEXT, arxiv_from_doi, arxiv_from_url
+from research_assistant.models import BibProblem, Paper
 
 
 @dataclass(frozen=True)
@@ -60,9 +58,6 @@ CONTAINER_OWN = frozenset({"title", "subtitle", "titleaddon", "shorttitle", "abs
 _ENTRY_HEAD = re.compile(r"@\s*([\w-]*)\s*[{(]\s*([^,\s{}()]*)")
 _MACRO = re.compile(r"[^\s\"#%'(),={}]+")
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
-_DOI = re.compile(r"10\.\d{4,9}/\S+", re.IGNORECASE)
-_ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf)/([^\s?#]+?)(?:\.pdf)?/?$", re.IGNORECASE)
-_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$")
 _VERBATIM_ESCAPE = re.compile(r"\\([_%&#$])")
 
 
@@ -288,7 +283,7 @@ def _doi(fields: dict[str, str]) -> str:
     """Bare lower-case DOI from ``doi`` ("https://doi.org/10.1/x" -> "10.1/x"), else a DOI URL."""
     url = fields.get("url", "")
     for value in (fields.get("doi", ""), url if "doi.org/" in url.lower() else ""):
-        match = _DOI.search(unquote(_verbatim(value)))
+        match = DOI_IN_TEXT.search(unquote(_verbatim(value)))
         if match:
             return match.group().rstrip(".,;").lower()
     return ""
@@ -299,11 +294,7 @@ def _arxiv_id(fields: dict[str, str], doi: str) -> str:
     eprint = _verbatim(fields.get("eprint", ""))
     if kind == "arxiv" and eprint:
         return re.sub(r"^arxiv:", "", eprint, flags=re.IGNORECASE)
-    match = _ARXIV_URL.search(_verbatim(fields.get("url", "")))
-    if match:
-        return match.group(1)
-    match = _ARXIV_DOI.match(doi)
-    return match.group(1) if match else ""
+    return arxiv_from_url(_verbatim(fields.get("url", ""))) or arxiv_from_doi(doi)
 
 
 def _paper(raw: _Raw, fields: dict[str, str], source: str, report: Report) -> Paper:
@@ -377,42 +368,6 @@ def parse_bib_file(path: Path) -> BibResult:
     return parse_bibtex(text, source=path.name)
 
 
-# --- writing ----------------------------------------------------------------------------------
-
-_FIELD_NAME = re.compile(r"[A-Za-z_][\w:.+-]*")
-_NOT_WRITTEN = frozenset({"title", "year", "crossref", "file"})
-
-
-def to_bibtex(papers: Iterable[Paper]) -> str:
-    """Papers as BibTeX entries that ``parse_bibtex`` reads back to the same key, title, authors
-    and year. Crossref'd fields were inherited when parsed, so each entry stands alone."""
-    out = []
-    for paper in papers:
-        fields = dict(paper.fields)
-        entry_type = re.sub(r"\W", "", paper.entry_type) or "misc"
-        lines = []
-        # the names of an editor-only entry were read from its editor field
-        role = "editor" if "author" not in fields and "editor" in fields else "author"
-        if paper.authors:
-            lines.append((role, format_names(paper.authors, paper.others)))
-        fields.pop(role, None)  # written from paper.authors, or held no name at all
-        if paper.title:
-            lines.append(("title", "{" + encode_latex(paper.title) + "}"))  # keep the case
-        if paper.year is not None:
-            lines.append(("year", str(paper.year)))
-        elif fields.get("year"):
-            lines.append(("year", encode_latex(fields["year"])))
-        for name, value in sorted(fields.items()):
-            if name in _NOT_WRITTEN or not value or not _FIELD_NAME.fullmatch(name):
-                continue
-            lines.append((name, value if name in VERBATIM_FIELDS else encode_latex(value)))
-        if paper.files:
-            lines.append(("file", format_file_field(paper.files)))
-        body = ",\n".join(f"  {name} = {{{value}}}" for name, value in lines)
-        out.append(f"@{entry_type}{{{paper.key},\n{body}\n}}\n")
-    return "\n".join(out)
-
-
 __all__ = [
     "BibResult",
     "assign_labels",
@@ -422,5 +377,4 @@ __all__ = [
     "parse_bibtex",
     "parse_file_field",
     "parse_names",
-    "to_bibtex",
 ]

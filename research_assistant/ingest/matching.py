@@ -12,6 +12,7 @@ from pathlib import Path, PureWindowsPath
 
 from rapidfuzz import fuzz
 
+from research_assistant.ids import arxiv_from_doi, arxiv_from_url, norm_arxiv, norm_doi
 from research_assistant.models import Match, Paper, PdfInfo
 from research_assistant.text import words
 
@@ -29,8 +30,6 @@ _PARTIAL_MIN_WORDS = 4  # shorter titles occur by chance inside a page: compare 
 _ABSTRACT = re.compile(r"\b(?:abstract|zusammenfassung|summary|r[ée]sum[ée])\b", re.IGNORECASE)
 
 _RANKS = {"file": 4, "doi": 3, "arxiv": 2, "title": 1}
-_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$")
-_ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf)/([^\s?#]+?)(?:\.pdf)?$", re.IGNORECASE)
 
 
 def match_pdfs(
@@ -42,14 +41,14 @@ def match_pdfs(
     entry_titles = [_norm(p.title) for p in papers]
     for i, pdf in enumerate(pdfs):
         path_key, name_key = _pdf_keys(pdf.path)
-        doi, arxiv = _norm_doi(pdf.doi), norm_arxiv(pdf.arxiv_id)
+        doi, arxiv = norm_doi(pdf.doi), norm_arxiv(pdf.arxiv_id)
         views = _title_views(pdf)
         for j, paper in enumerate(papers):
             title = _title_score(entry_titles[j], views)
             paths, names = file_keys[j]
             if path_key in paths or (name_key in names):
                 method = "file"
-            elif doi and doi == _norm_doi(paper.doi):
+            elif doi and doi == norm_doi(paper.doi):
                 method = "doi"
             elif arxiv and arxiv == _paper_arxiv(paper):
                 method = "arxiv"
@@ -126,24 +125,10 @@ def _pdf_keys(path: str) -> tuple[str, str]:
 # identifiers ---------------------------------------------------------------------------------
 
 
-def _norm_doi(doi: str) -> str:
-    doi = doi.strip().lower()
-    for prefix in ("https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "doi:"):
-        doi = doi.removeprefix(prefix)
-    return doi.rstrip(".,;")
-
-
-def norm_arxiv(arxiv_id: str) -> str:
-    """Lower-cased, without ``arXiv:`` and without the version: v1 and v2 are one work."""
-    arxiv_id = arxiv_id.strip().lower().removeprefix("arxiv:")
-    return re.sub(r"v\d+$", "", arxiv_id)
-
-
 def _paper_arxiv(paper: Paper) -> str:
     if paper.arxiv_id:
         return norm_arxiv(paper.arxiv_id)
-    m = _ARXIV_DOI.match(_norm_doi(paper.doi)) or _ARXIV_URL.search(paper.url)
-    return norm_arxiv(m.group(1)) if m else ""
+    return norm_arxiv(arxiv_from_doi(paper.doi) or arxiv_from_url(paper.url))
 
 
 # titles --------------------------------------------------------------------------------------

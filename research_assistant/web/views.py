@@ -15,6 +15,7 @@ import pandas as pd
 
 from research_assistant.library import Library
 from research_assistant.models import STATUSES, IngestReport
+from research_assistant.pipeline import export
 from research_assistant.store import Store
 
 HISTORY_TURNS = 10  # answers shown on the Ask page; older ones stay in Export and Audit
@@ -71,8 +72,6 @@ class ExportFile:
 
 
 def export_files(lib: Library, run_id: str) -> list[ExportFile]:
-    from research_assistant.pipeline import export
-
     kinds = (("Markdown", "md", "text/markdown"), ("HTML", "html", "text/html"),
              ("BibTeX of the cited works", "bib", "application/x-bibtex"))  # fmt: skip
     return [ExportFile(label, export(lib, run_id, fmt), f"citable-{run_id}.{fmt}", mime)
