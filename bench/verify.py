@@ -24,7 +24,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "data")]
 import labelled_set  # noqa: E402
 
 from research_assistant.check import support, verify  # noqa: E402
-from research_assistant.models import VERIFIED, Chunk, Mention, Name, Paper  # noqa: E402
+from research_assistant.models import Chunk, Name, Paper  # noqa: E402
+from research_assistant.results import VERIFIED, Mention  # noqa: E402
 from research_assistant.text import content_words, numbers, sentence_spans  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"

@@ -29,9 +29,9 @@ __all__ = [
 ]
 
 _WHERE = {
-    "Answer": "models",
-    "CheckedText": "models",
-    "Citation": "models",
+    "Answer": "results",
+    "CheckedText": "results",
+    "Citation": "results",
     "IngestReport": "models",
     "Paper": "models",
     "Library": "library",

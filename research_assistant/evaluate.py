@@ -21,8 +21,8 @@ from research_assistant.answer.base import Answerer
 from research_assistant.check.mentions import find_mentions
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.library import Library
-from research_assistant.models import STATUSES, VERIFIED, Answer
 from research_assistant.pipeline import ask, get_answerer
+from research_assistant.results import STATUSES, VERIFIED, Answer
 from research_assistant.settings import load_settings
 from research_assistant.text import fold
 

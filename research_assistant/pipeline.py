@@ -19,15 +19,9 @@ from research_assistant.check import mentions as cite
 from research_assistant.check import verify
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.library import Library, LibraryState
-from research_assistant.models import (
-    VERIFIED,
-    Answer,
-    CheckedText,
-    Citation,
-    Passage,
-    Reference,
-)
+from research_assistant.models import Passage
 from research_assistant.report import references
+from research_assistant.results import VERIFIED, Answer, CheckedText, Citation, Reference
 from research_assistant.settings import load_settings
 
 Step = Callable[[str], None]  # progress messages for the UI's status box

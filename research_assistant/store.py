@@ -20,7 +20,8 @@ from typing import Any
 import duckdb
 
 from research_assistant.errors import StoreError
-from research_assistant.models import Chunk, Citation, Name, Paper
+from research_assistant.models import Chunk, Name, Paper
+from research_assistant.results import Citation
 
 
 def m001_catalog(cur: duckdb.DuckDBPyConnection) -> None:

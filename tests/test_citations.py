@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from research_assistant.check.mentions import claim_span, claim_text, find_mentions, strip_markers
-from research_assistant.models import Mention
+from research_assistant.results import Mention
 
 
 class W(NamedTuple):

@@ -23,7 +23,8 @@ from research_assistant.evaluate import (
     score_answer,
 )
 from research_assistant.library import Library
-from research_assistant.models import Answer, Chunk, Citation, Mention, Passage
+from research_assistant.models import Chunk, Passage
+from research_assistant.results import Answer, Citation, Mention
 from research_assistant.text import fold, normalize_space
 
 QUESTIONS = Path(__file__).resolve().parent / "data" / "questions.jsonl"

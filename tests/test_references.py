@@ -8,7 +8,15 @@ from dataclasses import replace
 import pytest
 
 from research_assistant.bib.write import to_bibtex
-from research_assistant.models import (
+from research_assistant.models import Name, Paper
+from research_assistant.report.references import (
+    STATUS_STYLE,
+    build_references,
+    format_reference,
+    to_html,
+    to_markdown,
+)
+from research_assistant.results import (
     AMBIGUOUS,
     MALFORMED,
     NOT_RETRIEVED,
@@ -19,15 +27,6 @@ from research_assistant.models import (
     Citation,
     Evidence,
     Mention,
-    Name,
-    Paper,
-)
-from research_assistant.report.references import (
-    STATUS_STYLE,
-    build_references,
-    format_reference,
-    to_html,
-    to_markdown,
 )
 
 SMITH_A = Paper(

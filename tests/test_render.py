@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from research_assistant.models import (
+from research_assistant.models import Name, Paper
+from research_assistant.results import (
     STATUSES,
     UNKNOWN_SOURCE,
     UNSUPPORTED,
@@ -14,8 +15,6 @@ from research_assistant.models import (
     Citation,
     Evidence,
     Mention,
-    Name,
-    Paper,
     Reference,
 )
 from research_assistant.web import render

@@ -9,7 +9,8 @@ import pytest
 
 from research_assistant import store as store_mod
 from research_assistant.errors import StoreError
-from research_assistant.models import Chunk, Citation, Evidence, Mention, Name, Paper
+from research_assistant.models import Chunk, Name, Paper
+from research_assistant.results import Citation, Evidence, Mention
 from research_assistant.store import Store
 
 

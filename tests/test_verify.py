@@ -17,18 +17,15 @@ from research_assistant.check.verify import (
     best_support,
     check_citations,
 )
-from research_assistant.models import (
+from research_assistant.models import Chunk, Name, Paper, Passage
+from research_assistant.results import (
     AMBIGUOUS,
     MALFORMED,
     NOT_RETRIEVED,
     UNKNOWN_SOURCE,
     UNSUPPORTED,
     VERIFIED,
-    Chunk,
     Mention,
-    Name,
-    Paper,
-    Passage,
 )
 
 sys.path.insert(0, str(Path(__file__).parent / "data"))

@@ -30,7 +30,7 @@ def test_status_table_orders_verdicts_and_sums() -> None:
         ("a", "verified", 1),
     ]
     table = views.status_table(rows, "paper")
-    assert list(table.columns) == ["verified", "unsupported"]  # the order of models.STATUSES
+    assert list(table.columns) == ["verified", "unsupported"]  # the order of results.STATUSES
     assert table.loc["a", "verified"] == 3 and table.loc["b", "unsupported"] == 0
 
 

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from research_assistant.models import Mention
+from research_assistant.results import Mention
 from research_assistant.text import PARTICLES, content_words, sentence_spans
 
 __all__ = ["claim_span", "claim_text", "find_mentions", "strip_markers"]

@@ -15,9 +15,7 @@ from decimal import Decimal, InvalidOperation
 
 from rapidfuzz import fuzz
 
-from research_assistant.models import (
-    Chunk,
-)
+from research_assistant.models import Chunk
 from research_assistant.text import LINE_HYPHEN, STOPWORDS, fold, numbers, sentence_spans
 
 # best_support() score of the best span. Chosen on tests/data/verification.jsonl (per-claim

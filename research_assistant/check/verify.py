@@ -21,19 +21,17 @@ from research_assistant.check.support import (
     fast_fold,
     prepare,
 )
-from research_assistant.models import (
+from research_assistant.models import Chunk, Paper, Passage
+from research_assistant.results import (
     AMBIGUOUS,
     MALFORMED,
     NOT_RETRIEVED,
     UNKNOWN_SOURCE,
     UNSUPPORTED,
     VERIFIED,
-    Chunk,
     Citation,
     Evidence,
     Mention,
-    Paper,
-    Passage,
 )
 from research_assistant.text import PARTICLES, fold, sentence_spans
 

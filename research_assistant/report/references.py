@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from urllib.parse import quote
 
-from research_assistant.models import (
+from research_assistant.models import Name, Paper
+from research_assistant.results import (
     AMBIGUOUS,
     MALFORMED,
     NOT_RETRIEVED,
@@ -22,8 +23,6 @@ from research_assistant.models import (
     UNSUPPORTED,
     VERIFIED,
     Citation,
-    Name,
-    Paper,
     Reference,
 )
 from research_assistant.text import fold

@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from research_assistant.models import (
+from research_assistant.models import IngestReport, Paper
+from research_assistant.report.references import STATUS_COLOURS, STATUS_STYLE
+from research_assistant.results import (
     AMBIGUOUS,
     MALFORMED,
     NOT_RETRIEVED,
@@ -24,11 +26,8 @@ from research_assistant.models import (
     UNSUPPORTED,
     VERIFIED,
     Citation,
-    IngestReport,
-    Paper,
     Reference,
 )
-from research_assistant.report.references import STATUS_COLOURS, STATUS_STYLE
 
 # What each verdict means, for the legend's tooltips (DESIGN.md "Status values").
 STATUS_HELP: Mapping[str, str] = {

@@ -38,8 +38,9 @@ from research_assistant.demo import DEMO_VENUE
 from research_assistant.errors import AuthError, LLMError, ResearchAssistantError
 from research_assistant.ingest import pdf
 from research_assistant.library import Library
-from research_assistant.models import Answer, Citation, IngestReport, Reference
+from research_assistant.models import IngestReport
 from research_assistant.pipeline import ask, get_answerer, warm
+from research_assistant.results import Answer, Citation, Reference
 from research_assistant.settings import Settings, load_settings
 from research_assistant.web import login as auth
 from research_assistant.web import render, uploads, views

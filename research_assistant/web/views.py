@@ -14,8 +14,9 @@ from typing import Any
 import pandas as pd
 
 from research_assistant.library import Library
-from research_assistant.models import STATUSES, IngestReport
+from research_assistant.models import IngestReport
 from research_assistant.pipeline import export
+from research_assistant.results import STATUSES
 from research_assistant.store import Store
 
 HISTORY_TURNS = 10  # answers shown on the Ask page; older ones stay in Export and Audit

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from research_assistant.check.verify import Resolver, check_citations
-from research_assistant.models import Chunk, Citation, Mention, Name, Paper, Passage
+from research_assistant.models import Chunk, Name, Paper, Passage
+from research_assistant.results import Citation, Mention
 from research_assistant.text import content_words, sentence_spans
 
 DATA = Path(__file__).resolve().parent
