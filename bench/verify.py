@@ -14,6 +14,7 @@ import random
 import re
 import statistics
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -23,9 +24,10 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "data")]
 
 import labelled_set  # noqa: E402
 
+from research_assistant import Library  # noqa: E402
 from research_assistant.check import support, verify  # noqa: E402
 from research_assistant.models import Chunk, Name, Paper  # noqa: E402
-from research_assistant.results import VERIFIED, Mention  # noqa: E402
+from research_assistant.results import Mention  # noqa: E402
 from research_assistant.text import content_words, numbers, sentence_spans  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -36,12 +38,24 @@ SYLLABLES = (
 )
 
 
+_LIBRARY: list[Library] = []
+
+
+def corpus_library() -> Library:
+    """The corpus ingested once into a temporary folder, as a user would."""
+    if not _LIBRARY:
+        folder = Path(tempfile.mkdtemp(prefix="bench-verify-")) / "library"
+        _LIBRARY.append(labelled_set.build_library(CORPUS, folder))
+    return _LIBRARY[0]
+
+
 def source_texts(rng: random.Random) -> list[list[tuple[int, str]]]:
     """Per source paper, its (page, chunk text) list."""
     if (CORPUS / "library.bib").is_file():
-        papers = labelled_set.load_papers()
-        chunks = labelled_set.load_chunks(CORPUS, papers)
-        return [[(c.page, c.text) for c in cs] for cs in chunks.values() if cs]
+        by_paper: dict[str, list[tuple[int, str]]] = {}
+        for c in corpus_library().index.all_chunks():
+            by_paper.setdefault(c.paper_key, []).append((c.page, c.text))
+        return list(by_paper.values())
     words = [a + b + c for a in SYLLABLES for b in SYLLABLES for c in SYLLABLES[:6]]
     out = []
     for _ in range(SOURCES):
@@ -121,9 +135,7 @@ def run(cases, resolver, chunks, retrieved_of=None):
     for kind, mention, claim, own in cases:
         retrieved = retrieved_of(own) if retrieved_of else None
         t0 = time.perf_counter_ns()
-        (c,) = verify.check_citations(
-            "", [mention], resolver, chunks.__getitem__, claims=[claim], retrieved=retrieved
-        )
+        c = verify.check_claim(mention, claim, resolver, chunks.__getitem__, retrieved=retrieved)
         times.append((time.perf_counter_ns() - t0) / 1e6)
         statuses[(kind, c.status)] += 1
     return times, statuses
@@ -172,22 +184,18 @@ def main() -> None:
     if not (CORPUS / "library.bib").is_file():
         print("labelled set skipped: corpus absent")
         return
-    lib_papers = labelled_set.load_papers()
-    outcomes = labelled_set.run_set(lib_papers, labelled_set.load_chunks(CORPUS, lib_papers))
-    print("labelled set (tests/data/verification.jsonl):")
-    for group, (good, n) in sorted(labelled_set.accuracy(outcomes).items()):
-        print(f"  {group:15} {good:3}/{n:<3} {good / n:6.1%}")
-    for group in ("supported", "changed_number", "wrong_paper"):
-        scores = [o.citation.score for o in outcomes if o.row["group"] == group]
-        print(f"  scores {group:15} min {min(scores):.3f}  max {max(scores):.3f}")
-    leaked = [
-        o.row["id"]
-        for o in outcomes
-        if o.row["group"] != "supported" and o.citation.status == VERIFIED
-    ]
-    print(
-        f"  negatives verified: {leaked or 'none'}  (SUPPORT_THRESHOLD {verify.SUPPORT_THRESHOLD})"
-    )
+    lib = corpus_library()
+    for name, path in (
+        ("development, in-sample", labelled_set.DEVELOPMENT),
+        ("held-out", labelled_set.HELDOUT),
+    ):
+        outcomes = labelled_set.run_set(lib, labelled_set.load_set(path))
+        table = labelled_set.accuracy(outcomes)
+        good, n = sum(g for g, _ in table.values()), sum(n for _, n in table.values())
+        print(f"claims, {name} ({path.relative_to(ROOT)}): {good}/{n} = {good / n:.1%}")
+        for group, (g, k) in table.items():
+            print(f"  {group:32} {g:3}/{k:<3} {g / k:6.1%}")
+        print(f"  should not verify, verified: {len(labelled_set.leaked(outcomes))}")
 
 
 if __name__ == "__main__":

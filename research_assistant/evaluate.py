@@ -11,14 +11,13 @@ everything reaches the index and the store through the library and the pipeline.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from research_assistant.answer.base import Answerer
-from research_assistant.check.mentions import find_mentions
+from research_assistant.check.mentions import find_mentions, other_markers
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.library import Library
 from research_assistant.pipeline import ask, get_answerer
@@ -32,7 +31,6 @@ EVAL_USER = "eval"  # the user name eval runs are logged under in the audit log
 # A square bracket holding a year (the [Label] form answers use): a second look for citation
 # markers, independent of the citation finder, so a marker it misses still counts as shown
 # without a verdict. Parentheses are left to the finder: "(in 2019)" is no citation.
-_YEAR_MARKER = re.compile(r"\[[^\[\]]{0,200}?\b(?:1[5-9]|20)\d\d[a-z]?\b[^\[\]]{0,80}\]")
 
 
 @dataclass(frozen=True)
@@ -255,7 +253,7 @@ def score_answer(q: Question, answer: Answer) -> EvalRow:
     # Every marker in the text shown must be one of the checked citations: else it is shown
     # with no verdict at all.
     markers = {(m.start, m.end) for m in find_mentions(answer.answer)}
-    markers |= {m.span() for m in _YEAR_MARKER.finditer(answer.answer)}
+    markers |= set(other_markers(answer.answer))
     hint = fold(q.answer_hint) if q.answerable and q.answer_hint.strip() else ""
     return EvalRow(
         id=q.id,

@@ -57,13 +57,11 @@ def _check(
     mentions = cite.find_mentions(text)
     if not mentions:
         return ()
-    claims = [cite.claim_text(text, m) for m in mentions]
     return verify.check_citations(
         text,
         mentions,
         state.resolver,
         state.index.chunks_of,
-        claims=claims,
         retrieved=retrieved,
         search=state.index.retrieve,
     )

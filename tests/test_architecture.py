@@ -20,7 +20,16 @@ PACKAGE = ROOT / "research_assistant"
 FRAMEWORKS = {"streamlit", "anthropic", "openai", "duckdb", "llama_index", "pymupdf", "fitz"}
 # The pure core: whole folders, plus the value and text modules everything shares.
 PURE_FOLDERS = ("bib", "check", "report")
-PURE_MODULES = ("answer.prompts", "answer.base", "text", "models", "results", "errors", "files", "ids")
+PURE_MODULES = (
+    "answer.prompts",
+    "answer.base",
+    "text",
+    "models",
+    "results",
+    "errors",
+    "files",
+    "ids",
+)
 # Each outside framework may be imported by exactly one module of the package.
 SEAMS = {
     "pymupdf": {"ingest.pdf"},

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from research_assistant.check.mentions import claim_span, claim_text, find_mentions, strip_markers
+from research_assistant.check.claims import claim_span, claim_text, strip_markers
+from research_assistant.check.mentions import find_mentions
 from research_assistant.results import Mention
 
 

@@ -29,6 +29,7 @@ from research_assistant.answer.base import (
     SourcePassage,
     refusal_draft,
 )
+from research_assistant.check.mentions import CITATION_LIKE
 from research_assistant.text import (
     LINE_HYPHEN,
     content_words,
@@ -79,16 +80,6 @@ _SUFFIXES = (
     "ing", "edly", "ed", "ers", "er", "ity", "ly",
 )
 # fmt: on
-# The paper's own citations: "[12]", "[3, 7-9]", "[Smith 2019]", "(Smith et al., 2019; Li 2020)",
-# "(1981)". Any parenthesis holding a year goes; an aside that only names a year is lost too.
-# Reference numbers start at 1, so an interval such as "[0, 1]" stays.
-_CITATION_MARKS = re.compile(
-    r"\s*\[\s*[1-9]\d{0,2}(?:\s*[-–,;]\s*[1-9]\d{0,2})*\s*\]"
-    r"|\s*\[[^\[\]]{0,120}?\b(?:1[89]|20)\d{2}[a-z]?\b[^\[\]]{0,60}\]"
-    r"|\s*\([^()]{0,120}?\b(?:1[89]|20)\d{2}[a-z]?\b[^()]{0,60}\)"
-    # alpha-style keys: "[Koe05]", "[GKV+09]", "[KM14, LM15a]"
-    r"|\s*\[[A-Z][A-Za-z+-]{0,7}\d{2}[a-z]?(?:\s*[,;]\s*[A-Z][A-Za-z+-]{0,7}\d{2}[a-z]?)*\]"
-)
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([.,;:!?])")
 _END = re.compile(r"[.!][\"')\]]*$")
 _REFERENCE_LIKE = re.compile(
@@ -209,7 +200,7 @@ def cite_sentence(sentence: str, label: str) -> str:
 
 def strip_citations(sentence: str) -> str:
     """The sentence without the paper's own in-text citation markers, spacing repaired."""
-    cleaned = _CITATION_MARKS.sub("", sentence)
+    cleaned = CITATION_LIKE.sub("", sentence)
     return " ".join(_SPACE_BEFORE_PUNCT.sub(r"\1", cleaned).split())
 
 

@@ -1,4 +1,9 @@
-"""Find author-year citation mentions in text, and the claim each one supports.
+"""Find citation mentions in text: the one citation finder of the package.
+
+``find_mentions`` finds author-year citations (the ones Citable resolves and checks);
+``other_markers`` finds citations of other styles (numeric, alphabetic keys, any bracket with a
+year) so that the answerer can drop a paper's own markers and the evaluation can see a marker
+shown without a verdict.
 
 Linear in the input: one pass over the brackets and parentheses keeps the innermost pair
 (at most MAX_MARKER characters, never inside Markdown code); small anchored regular
@@ -10,15 +15,13 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
-from collections.abc import Sequence
 
 from research_assistant.results import Mention
-from research_assistant.text import PARTICLES, content_words, sentence_spans
+from research_assistant.text import PARTICLES
 
-__all__ = ["claim_span", "claim_text", "find_mentions", "strip_markers"]
+__all__ = ["CITATION_LIKE", "NO_SPLIT", "OPENERS", "find_mentions", "other_markers"]
 
 MAX_MARKER = 400  # longest candidate parsed: a dozen works with locators fit with room to spare
-CLAIM_WINDOW = 3000  # characters either side of a marker searched for its sentence
 LOOKBACK = 80  # characters before "(2020)" searched for the names of a narrative citation
 
 _YEAR = re.compile(r"(?<![\w./\-–—])(1[5-9]\d\d|20\d\d)([a-z]?)(?![\w/]|[-–—]\d|\.\d)")
@@ -38,8 +41,6 @@ _LOCATOR = re.compile(
     r"|props?|defs?|cols?|fols?)(?:\. ?| )\S|§"
 )
 _PAGES = re.compile(r"\d+(?: ?[-–—,] ?\d+)*")
-_CLAUSE = re.compile(r";|, +(?=(?:and|while|whereas|but|although|though)\b)")
-_LEAD = re.compile(r"[\s,;:]*(?:(?:and|while|whereas|but|although|though)\b\s*)?")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.M)
 _BRACKET = re.compile(r"[\[\]()]")
 _DIGIT = re.compile(r"\d")
@@ -87,11 +88,11 @@ _VERBS = _words(
     "attributed emphasised emphasized highlighted pointed stated wrote writes considered assumed "
     "explained tested reached"
 )
-_NO_SPLIT = _words(
+NO_SPLIT = _words(
     "al e.g i.e etc fig figs eq eqs ref refs sec sect secs chap ch vs cf approx no vol pp p tab "
     "resp ca app para ed eds"
 )
-_OPENERS = "([{\"'“‘"
+OPENERS = "([{\"'“‘"
 
 Work = tuple[str, str, bool, str | None, str, str]  # first, second, et_al, year, locator, why
 
@@ -266,7 +267,7 @@ def _narrative(text: str, j: int, k: int, inner: str, last_end: int) -> list[Men
     for token in reversed(window.rsplit(None, 8)[-8:]):  # the last eight words, with offsets
         cursor = window.rfind(token, 0, cursor)
         tokens.insert(0, (lo + cursor, token))
-    words = [t.lstrip(_OPENERS + "*_").rstrip("*_") for _, t in tokens]
+    words = [t.lstrip(OPENERS + "*_").rstrip("*_") for _, t in tokens]
     i = len(words) - 1
     et_al = i >= 1 and words[i].lower() in ("al.", "al") and words[i - 1].lower() in ("et", "et.")
     if tail or i < 0 or (et_al and i < 2):
@@ -287,7 +288,7 @@ def _narrative(text: str, j: int, k: int, inner: str, last_end: int) -> list[Men
             return []
     name = name.removesuffix("'s").removesuffix("’s")
     pos, token = tokens[start]
-    pos += len(token) - len(token.lstrip(_OPENERS))
+    pos += len(token) - len(token.lstrip(OPENERS))
     return [Mention(text[pos:k], pos, k, name, second, et_al, yr, locator) for yr in years]
 
 
@@ -305,115 +306,6 @@ def _narrative_name(words: list[str], i: int) -> tuple[int, str] | None:
     while start > 0 and (words[start - 1] in PARTICLES or words[start - 1] in _CAPITAL_PARTICLES):
         start -= 1
     return start, " ".join([*words[start:i], word])
-
-
-def strip_markers(text: str, mentions: Sequence[Mention] | None = None) -> str:
-    """``text`` without its citation markers, whitespace tidied at each cut. A narrative
-    citation keeps its names: "Smith et al. (2020) showed" becomes "Smith et al. showed"."""
-    if mentions is None:
-        mentions = find_mentions(text)
-    cuts = sorted({(m.start, m.end) for m in mentions if text[m.start : m.end] == m.marker})
-    cut = next(c for c in "\x00\ue000\ue001\ue002\ufffe" if c not in text)
-    pieces, pos = [], 0
-    for s, e in cuts:
-        if s < pos:
-            continue
-        if text[s] not in "[(":
-            s = max(text.rfind("(", s, e), text.rfind("[", s, e), s)
-        pieces += [text[pos:s], cut]
-        pos = e
-    pieces.append(text[pos:])
-    joined = "".join(pieces)
-
-    def tidy(m: re.Match[str]) -> str:
-        after, before = joined[m.end() : m.end() + 1], joined[m.start() - 1 : m.start()]
-        if after in ("", "\n") or after in ".,;:!?)]" or before in ("", "\n"):
-            return ""
-        return " " if " " in m.group() or "\t" in m.group() else ""
-
-    return re.sub(f"[ \t]*{cut}(?:[ \t,;]*{cut})*[ \t]*", tidy, joined)
-
-
-def claim_span(text: str, start: int, end: int) -> tuple[int, int]:
-    """The sentence holding the marker at [start, end), or its clause when the sentence carries
-    several markers. A marker opening its sentence ("... found. [Smith, 2020]") cites the one
-    before."""
-    if not 0 <= start < end <= len(text):
-        return start, end
-    lo = text.rfind("\n\n", max(0, start - CLAIM_WINDOW), start)
-    lo = max(0, start - CLAIM_WINDOW) if lo < 0 else lo + 2
-    hi = text.find("\n\n", end, end + CLAIM_WINDOW)
-    hi = min(len(text), end + CLAIM_WINDOW) if hi < 0 else hi
-    found = {(m.start + lo, m.end + lo) for m in find_mentions(text[lo:hi])}
-    spans = sorted({sp for sp in found if sp[1] <= start or sp[0] >= end} | {(start, end)})
-    masked, pos = [], lo
-    for s, e in spans:  # markers become opaque: nothing inside one can end a sentence
-        edge = text[s] in "[(" and e - s > 1
-        fill = text[s] + "X" * (e - s - 2) + text[e - 1] if edge else "X" * (e - s)
-        masked += [text[pos:s], fill]
-        pos = e
-    window = "".join([*masked, text[pos:hi]])
-    sentences = _sentences(window)
-    idx = next((n for n, (s, e) in enumerate(sentences) if s <= start - lo < e), None)
-    if idx is None:
-        return start, end
-    s0, e0 = sentences[idx][0] + lo, sentences[idx][1] + lo
-    groups = _groups(text, [sp for sp in spans if s0 <= sp[0] < e0])
-    g = next(n for n, (gs, ge) in enumerate(groups) if gs <= start < ge)
-    gs, ge = groups[g]
-    if g == 0 and text[start] in "[(" and not text[s0:gs].strip() and idx > 0:
-        return sentences[idx - 1][0] + lo, ge
-    if len(groups) == 1:
-        return min(s0, start), max(e0, end)
-    cs = groups[g - 1][1] if g else s0
-    for b in _CLAUSE.finditer(window, cs - lo, gs - lo):
-        cs = b.end() + lo
-    lead = _LEAD.match(text, cs, gs)
-    cs = min(lead.end() if lead else cs, start)
-    ce = ge
-    if not content_words(text[cs:gs]):  # "As shown by [A, 2020], X rises": take the clause on
-        nxt = groups[g + 1][0] if g + 1 < len(groups) else e0
-        after = _CLAUSE.search(window, ge - lo, nxt - lo)
-        ce = nxt if after is None else after.start() + lo
-        while ce > ge and text[ce - 1] in " \t\n,":
-            ce -= 1
-    return cs, ce
-
-
-def _sentences(text: str) -> list[tuple[int, int]]:
-    """text.sentence_spans, re-joined after "(Fig. 2)" or "Sect. 4", which it splits."""
-    out: list[tuple[int, int]] = []
-    for s, e in sentence_spans(text):
-        last = text[out[-1][0] : out[-1][1]].rsplit(None, 1)[-1] if out else ""
-        core = last.lstrip(_OPENERS).rstrip(".").lower()
-        if last.endswith(".") and (core in _NO_SPLIT or (len(core) == 1 and core.isalpha())):
-            out[-1] = (out[-1][0], e)
-        else:
-            out.append((s, e))
-    return out
-
-
-def _groups(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Adjacent markers ("[A, 2020][B, 2021]", "[A, 2020], [B, 2021]") back one claim."""
-    groups: list[tuple[int, int]] = []
-    for s, e in spans:
-        if groups and not text[groups[-1][1] : s].strip(" \t\n,;"):
-            groups[-1] = (groups[-1][0], e)
-        else:
-            groups.append((s, e))
-    return groups
-
-
-def claim_text(text: str, mention: Mention) -> str:
-    """The claim the mention supports, markers stripped, whitespace collapsed."""
-    s, e = claim_span(text, mention.start, mention.end)
-    sub = text[s:e]
-    inside = list(find_mentions(sub))
-    if s <= mention.start and mention.end <= e:
-        ms, me = mention.start - s, mention.end - s
-        if all(m.end <= ms or m.start >= me for m in inside):
-            inside.append(Mention(mention.marker, ms, me, mention.first_author))
-    return " ".join(strip_markers(sub, inside).split())
 
 
 def _code_regions(text: str) -> list[tuple[int, int]]:
@@ -456,3 +348,20 @@ def _inside(regions: list[tuple[int, int]], starts: list[int], last: int, first:
     """Whether [first, last] overlaps one of the sorted, disjoint regions."""
     k = bisect.bisect_right(starts, last) - 1
     return k >= 0 and regions[k][1] > first
+
+
+# The marks of any citation style: "[12]", "[3, 7-9]", "[Smith 2019]", "(Smith et al., 2019; Li
+# 2020)", "(1981)", alpha-style keys "[Koe05]", "[GKV+09]", "[KM14, LM15a]". Any parenthesis
+# holding a year counts; reference numbers start at 1, so an interval such as "[0, 1]" does not.
+CITATION_LIKE = re.compile(
+    r"\[\s*[1-9]\d{0,2}(?:\s*[-–,;]\s*[1-9]\d{0,2})*\s*\]"
+    r"|\[[^\[\]]{0,120}?\b(?:1[5-9]|20)\d{2}[a-z]?\b[^\[\]]{0,80}\]"
+    r"|\([^()]{0,120}?\b(?:1[89]|20)\d{2}[a-z]?\b[^()]{0,60}\)"
+    r"|\[[A-Z][A-Za-z+-]{0,7}\d{2}[a-z]?(?:\s*[,;]\s*[A-Z][A-Za-z+-]{0,7}\d{2}[a-z]?)*\]"
+)
+
+
+def other_markers(text: str) -> list[tuple[int, int]]:
+    """Spans of citation marks in any style that ``find_mentions`` does not report."""
+    found = {(m.start, m.end) for m in find_mentions(text)}
+    return [m.span() for m in CITATION_LIKE.finditer(text) if m.span() not in found]

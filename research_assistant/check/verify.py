@@ -7,18 +7,16 @@ DESIGN.md: malformed -> unknown_source / ambiguous -> not_retrieved -> verified 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Callable, Collection, Sequence
 
 from rapidfuzz import fuzz, process
 
+from research_assistant.check.claims import claim_text
 from research_assistant.check.support import (
     NUMBER_MISMATCH_CAP,
     SUPPORT_THRESHOLD,
     Support,
     best_support,
-    content_terms,
-    fast_fold,
     prepare,
 )
 from research_assistant.models import Chunk, Paper, Passage
@@ -33,7 +31,7 @@ from research_assistant.results import (
     Evidence,
     Mention,
 )
-from research_assistant.text import PARTICLES, fold, sentence_spans
+from research_assistant.text import PARTICLES, fold
 
 # fuzz.ratio of two folded family names. Chosen on the name-pair table in tests/test_verify.py
 # (NAME_PAIRS): one-letter typos and transliterations of names of 6+ letters score >= 92.3
@@ -155,32 +153,6 @@ class Resolver:
 
 
 # ----------------------------------------------------------------------------- checking
-def _claims_from_text(text: str, mentions: Sequence[Mention]) -> list[str]:
-    spans = list(sentence_spans(text))
-    starts = [s for s, _ in spans]
-    markers = sorted({(m.start, m.end) for m in mentions})
-
-    def clean(s: int, e: int) -> str:
-        parts, pos = [], s
-        for ms, me in markers:
-            if ms >= s and me <= e and ms >= pos:
-                parts.append(text[pos:ms])
-                pos = me
-        parts.append(text[pos:e])
-        return re.sub(r"\s+([.,;:!?])", r"\1", " ".join("".join(parts).split())).strip()
-
-    out = []
-    for m in mentions:
-        i = max(bisect_right(starts, m.start) - 1, 0)
-        claim = clean(*spans[i]) if spans else ""
-        # a marker standing alone after its sentence takes the sentence before
-        while i > 0 and not content_terms(fast_fold(claim)):
-            i -= 1
-            claim = clean(*spans[i])
-        out.append(claim)
-    return out
-
-
 def _near(span_number: Sequence[str], wanted: str) -> str:
     try:
         w = float(wanted)
@@ -250,27 +222,28 @@ def check_citations(
     resolver: Resolver,
     chunks_of: Callable[[str], Sequence[Chunk]],
     *,
-    claims: Sequence[str] | None = None,
     retrieved: Collection[str] | None = None,
     search: Callable[[str, int], Sequence[Passage]] | None = None,
 ) -> tuple[Citation, ...]:
-    """One Citation per mention, in order, with its status per DESIGN.md."""
-    if claims is None:
-        claims = _claims_from_text(text, mentions)
+    """One Citation per mention, in order, with its status per DESIGN.md; each mention's claim
+    is its sentence or clause in ``text`` (claims.claim_text)."""
+    claims = [claim_text(text, m) for m in mentions]
     return tuple(
-        _check(m, c, resolver, chunks_of, retrieved, search)
+        check_claim(m, c, resolver, chunks_of, retrieved=retrieved, search=search)
         for m, c in zip(mentions, claims, strict=True)
     )
 
 
-def _check(
+def check_claim(
     m: Mention,
     claim: str,
     resolver: Resolver,
     chunks_of: Callable[[str], Sequence[Chunk]],
-    retrieved: Collection[str] | None,
-    search: Callable[[str, int], Sequence[Passage]] | None,
+    *,
+    retrieved: Collection[str] | None = None,
+    search: Callable[[str, int], Sequence[Passage]] | None = None,
 ) -> Citation:
+    """The verdict on one mention whose claim is already known (check_citations finds it)."""
     if m.malformed or m.year_number is None:
         why = m.malformed or "no year"
         return Citation(
@@ -313,6 +286,7 @@ __all__ = [
     "Support",
     "best_support",
     "check_citations",
+    "check_claim",
     "label_of",
     "prepare",
 ]
