@@ -5,6 +5,7 @@ Every function runs in linear time; the regular expressions have no nested quant
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -42,16 +43,139 @@ def normalize_space(text: str) -> str:
 # alone would break the verifier's 1 ms budget); tests/test_text.py checks it against that form.
 _FOLD_MAP = {chr(k): v for t in (_APOSTROPHES, _DASHES, _SPECIAL) for k, v in t.items()}
 _FOLD_CHARS = re.compile("[" + re.escape("".join(_FOLD_MAP)) + "]")
-_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+# Accents are dropped only where they are accents: on Latin, Greek and Cyrillic letters ("é" is
+# "e", "й" is "и"), and on no letter at all (a PDF's spacing "¨" decomposes to a space and a
+# combining diaeresis; "≠" is "=" with a combining stroke). Elsewhere a mark makes another
+# letter: Japanese dakuten ("ば" is not "は"), Indic vowel signs and nukta, Hebrew and Arabic
+# points; those are kept, composed (NFC), so "ば" folds to itself and Hangul stays syllables.
+_ACCENTED_SCRIPTS = frozenset({"LATIN", "GREEK", "CYRILLIC"})
+# Every mark (categories Mn, Mc, Me) lies below U+20000 or among the variation selectors at
+# U+E0100, and every precomposed character that loses its accents lies below U+10000:
+# tests/test_text.py checks both against a scan of all code points.
+_MARK_PLANES = (range(0x20000), range(0xE0000, 0xE1000))
+
+
+def _keeps_marks_uncached(base: str) -> bool:
+    """True when combining marks after ``base`` make another letter and must not be dropped: a
+    letter of any script but Latin, Greek and Cyrillic."""
+    if not unicodedata.category(base).startswith("L"):
+        return False
+    return unicodedata.name(base, "").partition(" ")[0] not in _ACCENTED_SCRIPTS
+
+
+_keeps_marks = functools.cache(_keeps_marks_uncached)
+
+
+def _is_mark(ch: str) -> bool:
+    return unicodedata.category(ch).startswith("M")
+
+
+def _mark_code_points() -> list[int]:
+    """The code points of all combining marks this Python's Unicode tables know."""
+    return [c for r in _MARK_PLANES for c in r if _is_mark(chr(c))]
+
+
+def _char_class(points: list[int]) -> str:
+    """The inside of a regex character class holding ``points`` (sorted), as ranges."""
+    ranges: list[str] = []
+    first = last = points[0]
+    for c in [*points[1:], -1]:
+        if c == last + 1:
+            last = c
+            continue
+        ranges.append(re.escape(chr(first)) + ("-" + re.escape(chr(last)) if last > first else ""))
+        first = last = c
+    return "".join(ranges)
+
+
+# The tables below are built on first use (~0.1 s together), not at import.
+@functools.cache
+def _first_pass() -> tuple[re.Pattern[str], dict[str, str]]:
+    """_FOLD_MAP, and every precomposed character (as NFKC leaves it) whose accents go, with
+    its base letter as _FOLD_MAP leaves it: "é" -> "e", "ΐ" -> "ι", "≠" -> "=", "Ǿ" -> "O".
+    One pass with one table: a Python call per match is the cost of this step."""
+    table = dict(_FOLD_MAP)
+    for c in range(0x10000):
+        ch = chr(c)
+        decomposed = unicodedata.normalize("NFD", ch)
+        base, marks = decomposed[0], decomposed[1:]
+        if (
+            marks
+            and not _is_mark(base)  # a precomposed mark ("\u09cb") is left to the mark step
+            and all(_is_mark(m) for m in marks)
+            and not _keeps_marks_uncached(base)
+            and unicodedata.normalize("NFKC", ch) == ch
+        ):
+            table[ch] = _FOLD_MAP.get(base, base)
+    return re.compile(f"[{_char_class(sorted(map(ord, table)))}]"), table
+
+
+@functools.cache
+def _dropped_marks() -> re.Pattern[str]:
+    """In text below U+10000, the runs of marks to drop, found without a Python call per run
+    (Devanagari has one every few letters): after a character that is neither a word character
+    nor a mark (or at the start), or after a word character that does not keep its marks (a
+    digit, "_", a Latin, Greek or Cyrillic letter). Astral ranges in a class would make the
+    engine test them one by one for every character, so astral text goes by _mark_runs."""
+    marks: list[int] = []
+    plain: list[int] = []
+    for c in range(0x10000):
+        ch = chr(c)
+        if _is_mark(ch):
+            marks.append(c)
+        elif (ch.isalnum() or ch == "_") and not _keeps_marks_uncached(ch):
+            plain.append(c)
+    m, p = _char_class(marks), _char_class(plain)
+    # The class comes first so that the engine skips to the next mark at C speed; the
+    # lookbehinds then look at the character before that first mark.
+    return re.compile(f"[{m}](?:(?<![\\w{m}][{m}])|(?<=[{p}][{m}]))[{m}]*")
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+@functools.cache
+def _mark_runs() -> re.Pattern[str]:
+    """Every run of marks, astral ones included; _strip_accents decides on each."""
+    return re.compile(f"[{_char_class(_mark_code_points())}]+")
+
+
+def _strip_accents(m: re.Match[str]) -> str:
+    i = m.start()
+    return m.group() if i and _keeps_marks(m.string[i - 1]) else ""
+
+
+def _fold_char(m: re.Match[str]) -> str:
+    return _FOLD_MAP[m.group()]
 
 
 def fold(text: str) -> str:
-    """Case-, accent- and apostrophe-insensitive form for comparing names, titles and claims."""
+    """Case-, accent- and apostrophe-insensitive form for comparing names, titles and claims:
+    compatibility forms unified ("ﬁ" is "fi"), accents dropped from Latin, Greek and Cyrillic
+    letters (see _keeps_marks_uncached), case-folded, composed (NFC), spaces collapsed. Folding
+    twice changes nothing.
+
+    Equal to NFC(casefold(NFKD(text) without the marks after a Latin, Greek or Cyrillic letter
+    or after no letter)) with the letters and punctuation of _FOLD_MAP replaced before and
+    after, which tests/test_text.py computes character by character. This form maps composed
+    letters to their bases instead of decomposing everything (text in other scripts would be
+    decomposed only to be composed again) and drops marks with regular expressions, not a
+    Python loop."""
     if text.isascii():  # the common case
         return " ".join(text.replace("`", "'").split()).casefold()
-    text = _FOLD_CHARS.sub(lambda m: _FOLD_MAP[m.group()], unicodedata.normalize("NFC", text))
-    text = unicodedata.normalize("NFKD", " ".join(text.split()))
-    return _COMBINING.sub("", text).casefold()
+    first, table = _first_pass()
+    text = first.sub(lambda m: table[m.group()], unicodedata.normalize("NFC", text))
+    if not unicodedata.is_normalized("NFKC", text):  # "ﬁ", "ǅ" -> "Dž", "e" + dot below -> "ẹ"
+        text = first.sub(lambda m: table[m.group()], unicodedata.normalize("NFKC", text))
+    if _ASTRAL.search(text):
+        text = _mark_runs().sub(_strip_accents, text)
+    else:
+        text = _dropped_marks().sub("", text)
+    text = text.casefold()
+    if _FOLD_CHARS.search(text):  # case-folding makes letters the first pass maps: "Ð" -> "ð"
+        text = _FOLD_CHARS.sub(_fold_char, text)
+    return " ".join(unicodedata.normalize("NFC", text).split())
 
 
 # A word the PDF broke at a line end: "automati-\ncally". The verifier joins these before

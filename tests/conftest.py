@@ -2,21 +2,50 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 pytest_plugins = ["tests.fake_claude"]
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
+# Set by .ci/run: there a missing corpus fails the session instead of skipping half the suite.
+REQUIRE_CORPUS = "RA_REQUIRE_CORPUS"
+
+# No test depends on luck: hypothesis draws the same examples on every run and every machine
+# (a failure it finds once, it finds every time; no saved examples from earlier runs), and no
+# example fails for being slow.
+settings.register_profile("deterministic", derandomize=True, database=None, deadline=None)
+settings.load_profile("deterministic")
+
+
+def _corpus_missing() -> str:
+    """Why the shared corpus cannot be used, or "" when it can."""
+    if (CORPUS / "library.bib").is_file():
+        return ""
+    return "../shared/corpus " + ("has no library.bib" if CORPUS.is_dir() else "is missing")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    problem = _corpus_missing()
+    if problem and os.environ.get(REQUIRE_CORPUS) == "1":
+        raise pytest.UsageError(
+            f"{problem}: CI needs the shared corpus beside the checkout (looked in {CORPUS}; "
+            f"{REQUIRE_CORPUS}=1 makes this an error). Put the corpus there, or unset "
+            f"{REQUIRE_CORPUS} to skip the tests that need it."
+        )
 
 
 @pytest.fixture(scope="session")
 def corpus() -> Path:
-    if not (CORPUS / "library.bib").is_file():
+    problem = _corpus_missing()
+    if problem:
         pytest.skip(
-            f"the shared test corpus is absent (looked in {CORPUS}); tests that need it skip"
+            f"{problem} (looked in {CORPUS}): tests that need it skip here; "
+            f"CI sets {REQUIRE_CORPUS}=1 and fails instead"
         )
     return CORPUS
 

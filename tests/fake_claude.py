@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-__all__ = ["FakeClaude", "Reply", "answer", "cite", "cut", "error", "fake_claude", "slow"]
+__all__ = ["FakeClaude", "Reply", "answer", "cite", "cut", "error", "fake_claude", "hang"]
 
 _ERROR_TYPES = {
     400: "invalid_request_error",
@@ -52,7 +52,7 @@ class Reply:
     error_type: str = ""  # with status 200 and streaming: an SSE `error` event mid-stream
     error_message: str = ""
     headers: tuple[tuple[str, str], ...] = ()
-    delay_s: float = 0.0  # wait this long before answering (longer than the client timeout)
+    hang: bool = False  # answer nothing until the server closes: past any client timeout
     cut_after: int | None = None  # streaming: drop the connection after this many events
     stop_reason: str = "end_turn"
     input_tokens: int = 120
@@ -95,10 +95,11 @@ def error(status: int, error_type: str | None = None, message: str = "", **optio
     )
 
 
-def slow(seconds: float, then: Reply | None = None) -> Reply:
-    """Answer only after ``seconds`` (the server thread stops waiting when the server closes)."""
+def hang(then: Reply | None = None) -> Reply:
+    """Read the request, then answer nothing until the server closes: the client's timeout
+    fires first, whatever its length, without the test racing a clock against it."""
     base = then or answer("A late answer.")
-    return Reply(**{**base.__dict__, "delay_s": seconds})
+    return Reply(**{**base.__dict__, "hang": True})
 
 
 def cut(*parts: str | tuple[str, Sequence[dict[str, Any]]], after_events: int = 4) -> Reply:
@@ -185,7 +186,8 @@ class _Handler(BaseHTTPRequestHandler):
                     [("x-should-retry", "false")],
                 )
                 return
-            if reply.delay_s and fake._closing.wait(reply.delay_s):
+            if reply.hang:
+                fake._closing.wait()
                 return
             if reply.status != 200:
                 body = _error_body(reply.error_type, reply.error_message)

@@ -17,7 +17,7 @@ from research_assistant.answer.claude import ClaudeAnswerer
 from research_assistant.answer.extractive import ExtractiveAnswerer
 from research_assistant.answer.registry import make_answerer
 from research_assistant.errors import LLMError
-from tests.fake_claude import FakeClaude, answer, cite, cut, error, fake_claude, slow
+from tests.fake_claude import FakeClaude, answer, cite, cut, error, fake_claude, hang
 
 __all__ = ["fake_claude"]  # the fixture, imported so pytest finds it here
 
@@ -171,7 +171,7 @@ def test_client_errors_are_not_retried(fake_claude: FakeClaude, status: int, wor
 
 
 def test_timeout_is_retryable(fake_claude: FakeClaude) -> None:
-    fake_claude.enqueue(slow(2.0, GOOD))
+    fake_claude.enqueue(hang(GOOD))
     with pytest.raises(LLMError, match=r"did not answer within 0\.5 s") as caught:
         claude(fake_claude, timeout_s=0.5, max_retries=0).answer(REQUEST)
     assert caught.value.retryable
