@@ -8,9 +8,9 @@ folder holds only the BM25 model, one folder per generation, switched atomically
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
-import shutil
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -20,7 +20,8 @@ from llama_index.core.node_parser import NodeParser
 from llama_index.core.schema import BaseNode, Document, MetadataMode, QueryBundle, TextNode
 from llama_index.retrievers.bm25 import BM25Retriever
 
-from research_assistant.errors import SearchIndexError
+from research_assistant.errors import ResearchAssistantError, SearchIndexError
+from research_assistant.files import TMP_PREFIX, check_generation, remove_inside
 from research_assistant.models import Chunk, PageText, Passage
 from research_assistant.text import sentence_spans
 
@@ -176,39 +177,69 @@ class SearchIndex:
             raise SearchIndexError(f"Could not build the search index: {e}") from e
         return cls(chunks, retriever, generation)
 
-    def save(self, folder: Path) -> None:
-        """Persist to folder/<generation>/ and switch folder/CURRENT to it atomically."""
+    def save(self, folder: Path, *, root: Path | None = None) -> None:
+        """Persist to folder/<generation>/ and switch folder/CURRENT to it."""
+        self.write(folder, root=root)
+        self.activate(folder, root=root)
+
+    def write(self, folder: Path, *, root: Path | None = None) -> Path:
+        """Persist to folder/<generation>/ without making it current: the library writes it
+        before the catalog commit that names this generation. Nothing is deleted outside
+        ``root`` (the library folder; default: the parent of ``folder``)."""
+        root = root or folder.parent
+        generation = check_generation(self.generation, f"The index of {folder}")
         folder.mkdir(parents=True, exist_ok=True)
-        target = folder / self.generation
-        if self._retriever is not None:
-            tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=folder))
-            self._retriever.persist(str(tmp), show_progress=False)
-            if target.exists():
-                shutil.rmtree(target)
+        target = folder / generation
+        tmp = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=folder))
+        try:
+            if self._retriever is not None:
+                self._retriever.persist(str(tmp), show_progress=False)
+            else:
+                (tmp / "EMPTY").write_text("no chunks\n")
+            if target.exists() or target.is_symlink():
+                remove_inside(target, root)
             tmp.rename(target)
-        else:
-            target.mkdir(exist_ok=True)
-            (target / "EMPTY").write_text("no chunks\n")
+        except BaseException:
+            with contextlib.suppress(OSError, ResearchAssistantError):
+                remove_inside(tmp, root)
+            raise
+        return target
+
+    def activate(self, folder: Path, *, root: Path | None = None) -> None:
+        """Point folder/CURRENT at this generation and remove the other generations' folders
+        (only real folders inside ``root``; a planted link is left alone)."""
+        root = root or folder.parent
+        generation = check_generation(self.generation, f"The index of {folder}")
         pointer = folder / ".CURRENT.tmp"
-        pointer.write_text(self.generation)
+        pointer.unlink(missing_ok=True)  # never write through a link left in its place
+        pointer.write_text(generation)
         os.replace(pointer, folder / "CURRENT")
         for old in folder.iterdir():
-            if old.is_dir() and old.name != self.generation:
-                shutil.rmtree(old, ignore_errors=True)
+            if old.name != generation and old.is_dir() and not old.is_symlink():
+                with contextlib.suppress(OSError, ResearchAssistantError):
+                    remove_inside(old, root)
+
+    def discard(self, folder: Path, *, root: Path | None = None) -> None:
+        """Remove folder/<generation>/ (a write whose catalog commit failed)."""
+        target = folder / check_generation(self.generation, f"The index of {folder}")
+        if target.is_dir() and not target.is_symlink():
+            with contextlib.suppress(OSError, ResearchAssistantError):
+                remove_inside(target, root or folder.parent)
 
     @classmethod
     def load(cls, folder: Path, chunks: Sequence[Chunk], generation: str) -> SearchIndex | None:
-        """The persisted index if it is the catalog's generation, else None (rebuild)."""
-        try:
-            current = (folder / "CURRENT").read_text().strip()
-        except OSError:
+        """The persisted index of the catalog's generation, else None (rebuild). The folder is
+        found by the generation itself (validated first), not by CURRENT: a crash between the
+        index write and the catalog commit leaves the old generation's folder in place."""
+        if not generation:
             return None
-        if current != generation or not (folder / current).is_dir():
+        where = folder / check_generation(generation, f"The index of {folder}")
+        if not where.is_dir() or where.is_symlink():
             return None
-        if (folder / current / "EMPTY").exists():
+        if (where / "EMPTY").exists():
             return cls([], None, generation) if not chunks else None
         try:
-            retriever = BM25Retriever.from_persist_dir(str(folder / current))
+            retriever = BM25Retriever.from_persist_dir(str(where))
         except Exception:
             return None
         retriever.similarity_top_k = min(MAX_TOP_K, max(1, len(chunks)))

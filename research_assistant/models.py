@@ -149,6 +149,14 @@ class Skipped:
 
 
 @dataclass(frozen=True)
+class PdfNote:
+    """A PDF that was added but is worth a word: pages damaged, mostly scans, encrypted."""
+
+    path: str
+    note: str
+
+
+@dataclass(frozen=True)
 class Match:
     """How one PDF was paired with a bibliography entry."""
 
@@ -169,6 +177,7 @@ class IngestReport:
     matches: tuple[Match, ...] = ()
     problems: tuple[BibProblem, ...] = ()
     entries: int = 0  # BibTeX entries read in this run
+    notes: tuple[PdfNote, ...] = ()  # PdfInfo.notes of the PDFs read in this run
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -181,6 +190,7 @@ class IngestReport:
             "matches": [asdict(m) for m in self.matches],
             "problems": [asdict(p) for p in self.problems],
             "entries": self.entries,
+            "notes": [asdict(n) for n in self.notes],
         }
 
 
@@ -194,5 +204,6 @@ __all__ = [
     "Paper",
     "Passage",
     "PdfInfo",
+    "PdfNote",
     "Skipped",
 ]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import threading
-import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
@@ -20,6 +19,7 @@ from typing import Any
 import duckdb
 
 from research_assistant.errors import StoreError
+from research_assistant.files import RESTORE_HINT, check_generation, new_generation
 from research_assistant.models import Chunk, Name, Paper
 from research_assistant.results import Citation
 
@@ -144,6 +144,20 @@ def _by_user(user: str | None) -> tuple[str, list[Any]]:
     return ("WHERE username = ?", [user]) if user is not None else ("", [])
 
 
+def _open_failed(key: str, error: BaseException) -> str:
+    """Why a catalog cannot be opened: another process holds its lock, or it is damaged."""
+    text = " ".join(str(error).split())
+    if "lock" in text.lower():
+        return (
+            f"Cannot open the library catalog {key}: another process has it open (DuckDB allows "
+            f"one process per file): stop that process and retry. ({text})"
+        )
+    return (
+        f"Cannot open the library catalog {key}: the file may be damaged ({text[:300]}). "
+        f"{RESTORE_HINT}."
+    )
+
+
 class Store:
     """One DuckDB file: catalog + log. Safe to share between threads (cursor per call)."""
 
@@ -161,14 +175,16 @@ class Store:
                 try:
                     con = duckdb.connect(key)
                 except duckdb.Error as e:
-                    raise StoreError(
-                        f"Cannot open the library database {key}: {e}. Another process may "
-                        "have it open (DuckDB allows one process per file): stop it and retry."
-                    ) from e
+                    raise StoreError(_open_failed(key, e)) from e
                 if key != ":memory:":
                     _CONNECTIONS[key] = con
         store = cls(con, key)
-        store.migrate()
+        try:
+            store.migrate()
+        except StoreError as e:
+            if key != ":memory:":
+                close(key)
+            raise StoreError(_open_failed(key, e.__cause__ or e)) from e
         return store
 
     @contextmanager
@@ -246,6 +262,14 @@ class Store:
             row = cur.execute("SELECT v FROM meta WHERE k = ?", [k]).fetchone()
         return row[0] if row else default
 
+    def generation(self) -> str:
+        """The catalog's generation ('' before the first change); a value this program never
+        writes (a path, say) is refused: it names a folder under index/."""
+        value = self.meta("generation")
+        if value:
+            check_generation(value, f"The library catalog {self.path}")
+        return value
+
     def known_file(self, sha256: str) -> bool:
         with self.cursor() as cur:
             return (
@@ -260,10 +284,12 @@ class Store:
         removed: Iterable[str] = (),
         files: Iterable[tuple[str, str, str, int, int]] = (),
         run: tuple[str, datetime, str, dict[str, Any]] | None = None,
+        generation: str | None = None,
     ) -> str:
         """Write papers (with their PDF sha), replace the chunks of the given keys, remove keys,
-        record files and the ingest run: all in one transaction. Returns the new generation."""
-        generation = uuid.uuid4().hex[:12]
+        record files and the ingest run: all in one transaction. Returns the new generation
+        (``generation`` when given: the library saves that index before committing)."""
+        generation = check_generation(generation or new_generation(), "apply_changes")
         with self.transaction() as cur:
             for key in list(removed):
                 cur.execute("DELETE FROM chunks WHERE paper_key = ?", [key])

@@ -648,3 +648,40 @@ def test_format_name_round_trips(family: str, given_: str, von: str, jr: str) ->
     name = parse_name(format_name(Name(family or "X", given_, von, jr)))
     assert name is not None
     assert parse_name(format_name(name)) == name
+
+
+# --- @string expansion limits (issue 10, finding 4) -------------------------------------------
+
+
+def test_macros_expanding_past_the_value_limit_are_left_out_and_reported() -> None:
+    from research_assistant.bib import parse as parse_mod
+
+    text = "\n".join(
+        ['@string{s0 = "ab"}']
+        + [f"@string{{s{i} = s{i - 1} # s{i - 1}}}" for i in range(1, 30)]
+        + ["@string{jn = {Physical Review E}}"]
+        + ["@article{ok, author={A, B}, title={Fine}, journal=jn, year=2001}"]
+        + ["@article{big, author={C, D}, title=s29, journal=jn, year=2002}"]
+    )
+    result = parse_bibtex(text, "x.bib")
+    by_key = {p.key: p for p in result.papers}
+    assert by_key["ok"].venue == "Physical Review E"
+    assert by_key["big"].title == "" and by_key["big"].venue == "Physical Review E"
+    messages = [p.message for p in result.problems]
+    limit = f"{parse_mod.MAX_VALUE_CHARS:,}"
+    assert [m for m in messages if "@string s19 " in m and limit in m]  # the one that grew
+    assert not [m for m in messages if "@string s20 " in m]  # its users are not reported again
+    assert [m for m in messages if "entry 'big'" in m and "s29" in m and "title" in m]
+
+
+def test_macro_text_in_one_file_has_a_total_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    from research_assistant.bib import parse as parse_mod
+
+    monkeypatch.setattr(parse_mod, "MAX_MACRO_TEXT_CHARS", 1000)
+    entries = [f"@misc{{k{i}, author={{A, B}}, title=t, year=2000}}" for i in range(20)]
+    result = parse_bibtex('@string{t = "' + "x" * 100 + '"}\n' + "\n".join(entries))
+    titled = [p.key for p in result.papers if p.title]
+    assert titled == [f"k{i}" for i in range(10)] and len(result.papers) == 20
+    assert (
+        "1,000 characters (the limit for all macro text in one file)" in result.problems[0].message
+    )

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from research_assistant.errors import LibraryError
 from research_assistant.index import CHUNK_MAX_CHARS, SearchIndex, chunk_paper, split_page
 from research_assistant.models import PageText
 
@@ -67,21 +68,53 @@ def test_retrieve_ranks_the_relevant_paper_first(tmp_path: Path) -> None:
     assert idx.chunks_of("mr") == b and idx.chunk(a[0].chunk_id) == a[0]
 
 
+GEN1, GEN2 = "0123456789ab", "ba9876543210"  # generations are 12 hex digits (files.py)
+
+
 def test_save_load_by_generation(tmp_path: Path) -> None:
     chunks = chunk_paper("dla", "a" * 64, [PageText(1, PAGE)])
-    SearchIndex.build(chunks, {}, "gen1").save(tmp_path)
-    loaded = SearchIndex.load(tmp_path, chunks, "gen1")
+    SearchIndex.build(chunks, {}, GEN1).save(tmp_path)
+    loaded = SearchIndex.load(tmp_path, chunks, GEN1)
     assert loaded is not None and loaded.retrieve("fractal", 1)[0].chunk.paper_key == "dla"
-    # a catalog at another generation (a crash before the index save) forces a rebuild
-    assert SearchIndex.load(tmp_path, chunks, "gen2") is None
-    SearchIndex.build(chunks, {}, "gen2").save(tmp_path)
-    assert [p.name for p in tmp_path.iterdir() if p.is_dir()] == ["gen2"]
-    assert (tmp_path / "CURRENT").read_text() == "gen2"
+    # a catalog at another generation whose index is missing forces a rebuild
+    assert SearchIndex.load(tmp_path, chunks, GEN2) is None
+    SearchIndex.build(chunks, {}, GEN2).save(tmp_path)
+    assert [p.name for p in tmp_path.iterdir() if p.is_dir()] == [GEN2]
+    assert (tmp_path / "CURRENT").read_text() == GEN2
+
+
+def test_a_written_generation_waits_for_its_commit(tmp_path: Path) -> None:
+    """write() makes the folder of a generation without touching the current one; the catalog
+    commit decides which is loaded; discard() removes a write whose commit failed."""
+    chunks = chunk_paper("dla", "a" * 64, [PageText(1, PAGE)])
+    SearchIndex.build(chunks, {}, GEN1).save(tmp_path)
+    new = SearchIndex.build(chunks, {}, GEN2)
+    new.write(tmp_path)
+    assert (tmp_path / "CURRENT").read_text() == GEN1
+    assert SearchIndex.load(tmp_path, chunks, GEN1) is not None
+    assert SearchIndex.load(tmp_path, chunks, GEN2) is not None
+    new.discard(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [GEN1, "CURRENT"]
+
+
+@pytest.mark.parametrize("generation", ["../../victim", "/tmp/victim", "GEN1", "", "a" * 13])
+def test_a_generation_that_is_not_hex_never_becomes_a_path(tmp_path: Path, generation: str) -> None:
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "keep").write_text("x")
+    folder = tmp_path / "lib" / "index"
+    folder.mkdir(parents=True)
+    with pytest.raises(LibraryError, match="generation"):
+        SearchIndex.build([], {}, generation).save(folder)
+    if generation:
+        with pytest.raises(LibraryError, match="generation"):
+            SearchIndex.load(folder, [], generation)
+    assert (victim / "keep").read_text() == "x"
 
 
 def test_empty_index(tmp_path: Path) -> None:
-    idx = SearchIndex.build([], {}, "g0")
+    idx = SearchIndex.build([], {}, "empty")
     assert idx.retrieve("anything", 5) == [] and len(idx) == 0
     idx.save(tmp_path)
-    loaded = SearchIndex.load(tmp_path, [], "g0")
+    loaded = SearchIndex.load(tmp_path, [], "empty")
     assert loaded is not None and len(loaded) == 0

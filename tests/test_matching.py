@@ -170,3 +170,27 @@ def test_no_papers_no_pdfs() -> None:
 )
 def test_file_paths(raw: str, paths: list[str]) -> None:
     assert matching.file_paths(raw) == paths
+
+
+def test_file_fields_are_never_looked_up_on_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A .bib could probe whether a server path exists if matching looked it up: the field is
+    only compared with the PDFs given (issue 10). An existing file elsewhere with the PDF's name
+    does not change the match."""
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "paper.pdf").write_bytes(b"%PDF-1.7")
+    touched: list[str] = []
+    for method in ("exists", "is_file", "is_dir", "stat", "resolve", "lstat"):
+        real = getattr(Path, method)
+
+        def spy(self: Path, *a: object, _real=real, **k: object) -> object:
+            touched.append(str(self))
+            return _real(self, *a, **k)
+
+        monkeypatch.setattr(Path, method, spy)
+    fields = ("/etc/passwd", "../../x/paper.pdf", str(tmp_path / "elsewhere" / "paper.pdf"))
+    paper = Paper(key="k", title="Unrelated", files=(";".join(fields),))
+    (m,) = match_pdfs([_info(str(tmp_path / "up" / "paper.pdf"))], [paper], [tmp_path / "bib"])
+    assert (m.key, m.method) == ("k", "file")
+    assert not [t for t in touched if "passwd" in t or "elsewhere" in t or "/x/" in t]

@@ -145,3 +145,27 @@ def test_audit_queries_filter_by_user(db: Store) -> None:
     assert [s for _, _, s, _ in db.counts_by_backend(user="ann")] == ["unsupported"]
     assert [f["run_id"] for f in db.flagged(user="ann")] == ["a1"] and db.flagged(user="bob") == []
     assert len(db.flagged()) == 1  # everyone
+
+
+@pytest.mark.parametrize("value", ["../../x", "/etc", "0123456789AB", "abc", "0" * 13])
+def test_a_generation_this_program_never_writes_is_refused(db: Store, value: str) -> None:
+    from research_assistant.errors import LibraryError
+
+    assert db.generation() == ""  # before the first change
+    generation = db.apply_changes(papers=[], chunks={})
+    assert db.generation() == generation and len(generation) == 12
+    with db.transaction() as cur:
+        cur.execute("INSERT OR REPLACE INTO meta VALUES ('generation', ?)", [value])
+    with pytest.raises(LibraryError, match=r"restore BACKUP\.tar\.gz"):
+        db.generation()
+    with pytest.raises(LibraryError):
+        db.apply_changes(papers=[], chunks={}, generation=value)
+
+
+def test_a_damaged_catalog_is_not_blamed_on_another_process(tmp_path: Path) -> None:
+    path = tmp_path / "catalog.duckdb"
+    path.write_bytes(b"\x00garbage" * 1000)
+    with pytest.raises(StoreError) as e:
+        Store.open(path)
+    assert "may be damaged" in str(e.value) and "restore" in str(e.value)
+    assert "another process" not in str(e.value)

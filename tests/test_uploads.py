@@ -36,7 +36,9 @@ def staged(folder: Path, *files: tuple[str, bytes], known: dict[str, str] | None
         ("we ird;$(rm -rf).pdf", "we ird_(rm -rf).pdf"),
         ("Müller (2020) – Growth.pdf", "Müller (2020) _ Growth.pdf"),
         ("a\x00b.pdf", "a_b.pdf"),
-        ("x" * 300 + ".pdf", "x" * 116 + ".pdf"),
+        ("x" * 300 + ".pdf", "x" * 196 + ".pdf"),  # cut to 200 bytes, the suffix kept
+        ("論" * 100 + ".pdf", "論" * 65 + ".pdf"),  # by UTF-8 bytes, never inside a character
+        ("é" * 150, "é" * 100),
     ],
 )
 def test_upload_names_cannot_escape(name: str, safe: str) -> None:
@@ -127,3 +129,19 @@ def test_text_uploads() -> None:
     assert read_text_upload("a.txt", "Müller".encode("latin-1")) == "Müller"
     with pytest.raises(UploadError, match=r"a\.docx is not a text file"):
         read_text_upload("a.docx", b"PK\x03\x04\x00\x00")
+
+
+def test_a_file_that_cannot_be_saved_is_refused_without_the_server_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    def full(self: Path, data: bytes) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device", str(self))
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    out = staged(tmp_path, ("a.pdf", PDF))
+    assert out.paths == []
+    ((name, reason),) = out.refused
+    assert name == "a.pdf" and "No space left on device" in reason
+    assert str(tmp_path) not in reason

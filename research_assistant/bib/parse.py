@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -59,6 +59,41 @@ _ENTRY_HEAD = re.compile(r"@\s*([\w-]*)\s*[{(]\s*([^,\s{}()]*)")
 _MACRO = re.compile(r"[^\s\"#%'(),={}]+")
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _VERBATIM_ESCAPE = re.compile(r"\\([_%&#$])")
+# @string expansion limits. A macro is copied wherever it is used, so 40 doubling macros in a
+# 1 KB file (s1 = s0 # s0, ...) would grow past 2 GB and take the whole shared process down.
+# Real macros are journal names and the like (well under 1 KB), and the longest field values in
+# the corpus libraries are abstracts of a few KB: a million characters per value, and twenty
+# million characters inserted by macros in one file, leave any real file far inside both.
+MAX_VALUE_CHARS = 1_000_000
+MAX_MACRO_TEXT_CHARS = 20_000_000
+
+
+class _TooLargeError(Exception):
+    """A value would pass a limit: ``macro`` pushed it over (or was itself left out before)."""
+
+    def __init__(self, macro: str, limit: int, *, total: bool = False, earlier: bool = False):
+        super().__init__(macro)
+        self.macro, self.limit, self.total, self.earlier = macro, limit, total, earlier
+
+    def limit_text(self) -> str:
+        scope = "all macro text in one file" if self.total else "one value"
+        return f"more than {self.limit:,} characters (the limit for {scope})"
+
+    def in_field(self) -> str:
+        if self.earlier:
+            return (
+                f"use the @string macro {self.macro}, which was left out for expanding to "
+                f"more than {self.limit:,} characters (the limit)"
+            )
+        return f"would expand to {self.limit_text()} through the @string macro {self.macro}"
+
+
+@dataclass
+class _Expansion:
+    """Macro text inserted so far in one file, and the macros left out for their size."""
+
+    inserted: int = 0
+    too_large: set[str] = field(default_factory=set)
 
 
 # --- values -----------------------------------------------------------------------------------
@@ -83,22 +118,37 @@ def _split_concatenation(value: str) -> list[str]:
     return [p.strip() for p in pieces if p.strip()]
 
 
-def _evaluate(value: str, strings: dict[str, str], undefined: list[str]) -> str:
+def _evaluate(
+    value: str, strings: dict[str, str], undefined: list[str], expansion: _Expansion | None = None
+) -> str:
     """A raw field value -> its text (inner braces kept); unknown macro names are kept as text
-    and appended to ``undefined``."""
+    and appended to ``undefined``. Raises _TooLargeError before a value passes MAX_VALUE_CHARS
+    or the file's macros insert more than MAX_MACRO_TEXT_CHARS (nothing that large is built)."""
+    expansion = expansion if expansion is not None else _Expansion()
     out = []
+    size = 0
     for piece in _split_concatenation(value):
+        name = piece.lower()
         if (piece[0], piece[-1]) in (("{", "}"), ('"', '"')) and len(piece) > 1:
-            out.append(piece[1:-1])
+            text = piece[1:-1]
         elif piece.isdigit() or not _MACRO.fullmatch(piece):
-            out.append(piece)
-        elif piece.lower() in strings:
-            out.append(strings[piece.lower()])
-        elif piece.lower() in MONTHS:
-            out.append(MONTHS[piece.lower()])
+            text = piece
+        elif name in expansion.too_large:
+            raise _TooLargeError(piece, MAX_VALUE_CHARS, earlier=True)
+        elif name in strings:
+            text = strings[name]
+            expansion.inserted += len(text)
+            if expansion.inserted > MAX_MACRO_TEXT_CHARS:
+                raise _TooLargeError(piece, MAX_MACRO_TEXT_CHARS, total=True)
+        elif name in MONTHS:
+            text = MONTHS[name]
         else:
             undefined.append(piece)
-            out.append(piece)
+            text = piece
+        size += len(text)
+        if size > MAX_VALUE_CHARS:
+            raise _TooLargeError(piece, MAX_VALUE_CHARS)
+        out.append(text)
     return "".join(out)
 
 
@@ -159,6 +209,7 @@ def parse_bibtex(text: str, source: str = "<string>") -> BibResult:
         problems.append(BibProblem(source, line, key, f"{_where(source, line, key)}: {what}"))
 
     strings: dict[str, str] = {}
+    expansion = _Expansion()
     raws: list[_Raw] = []
     first_line: dict[str, int] = {}
     entries = 0
@@ -172,7 +223,20 @@ def parse_bibtex(text: str, source: str = "<string>") -> BibResult:
                 continue
             block = inner
         if isinstance(block, model.String):
-            strings[block.key.strip().lower()] = _evaluate(block.value, strings, [])
+            name = block.key.strip().lower()
+            try:
+                strings[name] = _evaluate(block.value, strings, [], expansion)
+            except _TooLargeError as e:
+                strings.pop(name, None)
+                expansion.too_large.add(name)
+                if not e.earlier:  # one report for the macro that grew too large, not its users
+                    report(
+                        line,
+                        "",
+                        f"@string {block.key.strip()} would expand to {e.limit_text()}, so it "
+                        "was left out, with the fields and macros that use it; the rest of the "
+                        "file was read. A real macro is short: check where this file came from.",
+                    )
         elif isinstance(block, model.Entry):
             entries += 1
             key = block.key.strip()
@@ -188,10 +252,22 @@ def parse_bibtex(text: str, source: str = "<string>") -> BibResult:
                 first_line[key] = line
             undefined: list[str] = []
             fields: dict[str, str] = {}
-            for field in block.fields:
-                name = field.key.strip().lower()
-                if name and name not in fields:
-                    fields[name] = _evaluate(str(field.value), strings, undefined)
+            too_large: dict[str, _TooLargeError] = {}
+            for item in block.fields:
+                name = item.key.strip().lower()
+                if name and name not in fields and name not in too_large:
+                    try:
+                        fields[name] = _evaluate(str(item.value), strings, undefined, expansion)
+                    except _TooLargeError as e:
+                        too_large[name] = e
+            if too_large:
+                first = next(iter(too_large.values()))
+                report(
+                    line,
+                    key,
+                    f"the field(s) {', '.join(too_large)} {first.in_field()}, so they were "
+                    "left out; the rest of the entry was kept.",
+                )
             if undefined:
                 names = ", ".join(dict.fromkeys(undefined))
                 report(

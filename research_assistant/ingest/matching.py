@@ -1,11 +1,12 @@
 """Pure: pair each PDF with its bibliography entry (inference.py makes one for a PDF without).
 
-Evidence is tried strongest first: the entry's ``file`` field, then the DOI, then the arXiv id,
-then a fuzzy title. Each entry goes to at most one PDF (greedy, strongest evidence first).
+Evidence is tried strongest first: the entry's ``file`` field (compared with the PDFs given, by
+path or base name, never looked up on disk), then the DOI, then the arXiv id, then a fuzzy title. Each entry goes to at most one PDF (greedy, strongest evidence first).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from pathlib import Path, PureWindowsPath
@@ -37,16 +38,19 @@ def match_pdfs(
 ) -> tuple[Match, ...]:
     """One Match per PDF, in the order given; an entry is claimed by at most one PDF."""
     candidates: list[tuple[int, float, float, int, int, str]] = []
-    file_keys = [_file_keys(p.files, bib_dirs) for p in papers]
+    pdf_keys = [_pdf_keys(pdf.path) for pdf in pdfs]
+    given = set().union(*(paths for paths, _ in pdf_keys))
+    file_keys = [_file_keys(p.files, bib_dirs, given) for p in papers]
     entry_titles = [_norm(p.title) for p in papers]
     for i, pdf in enumerate(pdfs):
-        path_key, name_key = _pdf_keys(pdf.path)
+        path_keys, name_key = pdf_keys[i]
         doi, arxiv = norm_doi(pdf.doi), norm_arxiv(pdf.arxiv_id)
         views = _title_views(pdf)
         for j, paper in enumerate(papers):
             title = _title_score(entry_titles[j], views)
             paths, names = file_keys[j]
-            if path_key in paths or (name_key in names):
+            # a file field naming a given PDF's path claims that very PDF; else its base name
+            if (path_keys & paths) if paths else (name_key in names):
                 method = "file"
             elif doi and doi == norm_doi(paper.doi):
                 method = "doi"
@@ -101,25 +105,31 @@ def _split_unescaped(text: str, sep: str) -> list[str]:
     return [p.replace("\0", "\\" + sep) for p in text.replace("\\" + sep, "\0").split(sep)]
 
 
-def _file_keys(files: Sequence[str], bib_dirs: Sequence[Path]) -> tuple[set[str], set[str]]:
-    """Resolved paths of the entry's files that exist, and names of those that do not."""
+def _file_keys(
+    files: Sequence[str], bib_dirs: Sequence[Path], given: set[str]
+) -> tuple[set[str], set[str]]:
+    """The entry's file paths that name a PDF given in this run, and the base names of all.
+
+    Nothing is looked up on disk: a ``file`` field is a string from an upload, and whether
+    ``/etc/passwd`` or ``../../x`` exists on the server must not change a match (a .bib could
+    probe the server). Absolute paths compare as written, relative ones against each .bib's
+    folder, both with the paths of the PDFs given (``given``).
+    """
     paths: set[str] = set()
     names: set[str] = set()
     for raw in files:
         for path in file_paths(raw):
             where = [Path(path)] if Path(path).is_absolute() else [d / path for d in bib_dirs]
-            existing = [p.resolve() for p in where if p.is_file()]
-            if existing:
-                paths.update(str(p) for p in existing)
-            else:
-                # Both separators: a path written on Windows may be read on Linux.
-                names.add(PureWindowsPath(path).name.casefold())
-    return paths, names
+            paths.update(os.path.normpath(p) for p in where)
+            # Both separators: a path written on Windows may be read on Linux.
+            names.add(PureWindowsPath(path).name.casefold())
+    return paths & given, names
 
 
-def _pdf_keys(path: str) -> tuple[str, str]:
+def _pdf_keys(path: str) -> tuple[set[str], str]:
+    """A PDF given in this run (its own file): its path as given and resolved, and its name."""
     p = Path(path)
-    return (str(p.resolve()) if p.exists() else ""), p.name.casefold()
+    return {os.path.normpath(os.path.abspath(p)), str(p.resolve())}, p.name.casefold()
 
 
 # identifiers ---------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from research_assistant.models import (
     Match,
     Paper,
     PdfInfo,
+    PdfNote,
     Skipped,
 )
 
@@ -262,5 +263,6 @@ def plan(
         ),
         problems=tuple(problems),
         entries=entry_count,
+        notes=tuple(PdfNote(info.path, note) for info in infos for note in info.notes),
     )
     return Plan(papers, chunks, [], pdf_bytes, files, shas, report)

@@ -3,36 +3,46 @@
 Each file is judged by its content, not its name or the browser's word; its name is reduced to
 one safe path component; copies (the same bytes twice in one upload, or a PDF the library
 already holds) are refused by SHA-256. Accepted files are written to a folder the caller owns
-(a temporary one): the library itself only changes through ``Library.ingest``, which is atomic,
-so a refused or failed upload leaves it as it was.
+(``stage_in_temp``: a new temporary one): the library itself only changes through
+``Library.ingest``, which is atomic, so a refused or failed upload leaves it as it was.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import shutil
+import tempfile
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from research_assistant.errors import UploadError
+from research_assistant.files import cut_utf8
+from research_assistant.settings import CHECK_TEXT_MAX_CHARS
 
 KINDS = {".pdf": "PDF", ".bib": "BibTeX"}
 _UNSAFE_NAME = re.compile(r"[^\w.()+ -]+")
-NAME_CHARS = 120  # longer names are cut: file systems allow 255 bytes, and UTF-8 takes up to 4
+# Longer names are cut by UTF-8 bytes, never inside a character: file systems allow 255 bytes
+# per name (100 CJK characters are 300), and "-1" may be added when two uploads share a name.
+NAME_BYTES = 200
 # The PDF specification lets a reader find "%PDF-" in the first 1024 bytes (some generators
 # put junk before it); PyMuPDF accepts such files, so the check does too.
 PDF_HEADER_WINDOW = 1024
 MiB = 2**20
+# The Check text uploader's own limit, MiB, which the browser applies before sending: the
+# CHECK_TEXT_MAX_CHARS characters are at most 0.8 MiB of UTF-8 (read_text_upload checks them).
+TEXT_UPLOAD_MB = 1
 
 
 def safe_upload_name(name: str) -> str:
     """The last path component only, with no characters a file system or shell treats apart."""
     base = Path(name.replace("\\", "/")).name
     base = _UNSAFE_NAME.sub("_", base).strip(" .")
-    suffix = Path(base).suffix[:10]
-    if len(base) > NAME_CHARS:  # cut the stem, keep the suffix (the type is judged by it too)
-        base = base[: NAME_CHARS - len(suffix)].rstrip(" .") + suffix
+    suffix = cut_utf8(Path(base).suffix, 10)
+    if len(base.encode("utf-8")) > NAME_BYTES:  # cut the stem, keep the suffix (judged too)
+        stem = base[: len(base) - len(Path(base).suffix)]
+        base = cut_utf8(stem, NAME_BYTES - len(suffix.encode("utf-8"))).rstrip(" .") + suffix
     return base or "upload"
 
 
@@ -76,11 +86,23 @@ def decode_text(data: bytes) -> str:
         return data.decode("latin-1")
 
 
-def read_text_upload(name: str, data: bytes) -> str:
-    """A pasted-in .txt or .md file (Check text page)."""
+def read_text_upload(name: str, data: bytes, max_chars: int = CHECK_TEXT_MAX_CHARS) -> str:
+    """A .txt or .md file for the Check text page, refused over ``max_chars`` characters (a
+    file over 4 bytes per character allowed is refused before it is decoded)."""
+    safe = safe_upload_name(name)
     if b"\x00" in data[:4096]:
-        raise UploadError(f"{safe_upload_name(name)} is not a text file: upload .txt or .md.")
-    return decode_text(data)
+        raise UploadError(f"{safe} is not a text file: upload .txt or .md.")
+    if len(data) > 4 * max_chars:  # UTF-8 takes at most 4 bytes a character
+        size = f"{_mib(len(data))} MiB"
+    else:
+        text = decode_text(data)
+        if len(text) <= max_chars:
+            return text
+        size = f"{len(text):,} characters"
+    raise UploadError(
+        f"{safe} is too long to check ({size}): the limit is {max_chars:,} characters per "
+        "check. Check it a chapter or a section at a time."
+    )
 
 
 @dataclass(frozen=True)
@@ -89,6 +111,7 @@ class Staged:
 
     paths: list[Path] = field(default_factory=list)
     refused: list[tuple[str, str]] = field(default_factory=list)
+    folder: Path | None = None  # set by stage_in_temp when it kept a folder of accepted files
 
 
 def stage(
@@ -133,9 +156,42 @@ def stage(
         path = _free_path(folder, name)
         if path.parent != folder:  # safe_upload_name makes this impossible; never trust one line
             raise UploadError(f"{name}: refused, the name would leave the upload folder.")
-        path.write_bytes(data)
+        try:
+            path.write_bytes(data)
+        except OSError as e:  # a full disk, say: the reason only, never the server's path
+            path.unlink(missing_ok=True)
+            reason = e.strerror or type(e).__name__
+            out.refused.append(
+                (name, f"{name} could not be saved on the server ({reason}): try again later.")
+            )
+            continue
         out.paths.append(path)
     return out
+
+
+def stage_in_temp(
+    files: Iterable[tuple[str, bytes]],
+    *,
+    max_file_bytes: int,
+    max_batch_bytes: int,
+    known: Mapping[str, str] | None = None,
+) -> Staged:
+    """``stage`` into a new temporary folder, ``Staged.folder``, which then belongs to the
+    caller (the ingest job deletes it). With nothing accepted, or the upload refused whole,
+    the folder is removed here and ``folder`` is None."""
+    folder = Path(tempfile.mkdtemp(prefix="citable-upload-"))
+    try:
+        staged = stage(
+            files, folder, known=known, max_file_bytes=max_file_bytes,
+            max_batch_bytes=max_batch_bytes,
+        )  # fmt: skip
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    if not staged.paths:
+        shutil.rmtree(folder, ignore_errors=True)
+        return staged
+    return replace(staged, folder=folder)
 
 
 def _free_path(folder: Path, name: str) -> Path:
