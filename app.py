@@ -2,11 +2,27 @@
 
 import streamlit as st
 
-from research_assistant.web import ui, views
+from research_assistant.answer.registry import ANSWERERS
+from research_assistant.settings import load_settings
+from research_assistant.web import render, ui, views
 
 lib = ui.start_page("Ask", "💬")
-opts = ui.ask_sidebar()
 user = ui.current_user()
+settings = load_settings()
+with st.sidebar:
+    st.subheader("Answering")
+    backends = list(ANSWERERS)  # one entry per answer backend of the registry
+    backend = st.selectbox(
+        "Backend",
+        backends,
+        index=views.backend_index(settings.default_backend()),
+        format_func=lambda name: ANSWERERS[name].description,
+        key="ra_backend",
+    )
+    warn, note = views.backend_note(backend, settings.model, st.session_state.get(ui.ANSWERER_KEY))
+    (st.warning if warn else st.caption)(note)
+    top_k = st.slider("Passages retrieved (top-k)", 1, 30, settings.top_k, key="ra_top_k")
+ui.legend_sidebar()
 
 st.title("Ask your library")
 if not lib.papers():
@@ -24,6 +40,6 @@ for run in views.history(lib.store, user):
 
 if question := st.chat_input("Ask a question about your papers"):
     with st.chat_message("user"):
-        st.markdown(ui.md(question))
+        st.markdown(render.md(question))
     with st.chat_message("assistant"):
-        ui.ask_streamed(lib, question, opts, user)
+        ui.ask_streamed(lib, question, str(backend), int(top_k), user)

@@ -32,7 +32,7 @@ if user.is_curator:
                 f"{len(report.unchanged)} unchanged, {len(report.skipped)} skipped."
             )
         for _name, reason in refused:
-            st.error(reason, icon="🚫")
+            st.error(render.inert(reason), icon="🚫")
         st.dataframe(render.ingest_rows(report, refused), hide_index=True, width="stretch")
 
 papers = lib.papers()
@@ -58,7 +58,7 @@ with st.expander("Fix a match: give a PDF to the right entry"):
         target = st.selectbox("belongs to the entry", [p.key for p in papers], format_func=name)
         if st.button("Move the PDF", disabled=source == target):
             try:
-                ui.move_pdf(lib, source, target, user)
+                lib.assign_pdf(source, target, user=user)  # curators only: Library checks
                 st.success("Moved. The Ask page uses the change at once.")
                 st.rerun()
             except ResearchAssistantError as e:
@@ -72,7 +72,7 @@ with st.expander("Remove a paper"):
         sure = st.checkbox("Yes: remove this paper, its PDF copy and its passages")
         if st.button("Remove", type="primary", disabled=not sure):
             try:
-                ui.remove_paper(lib, doomed, user)
+                lib.remove(doomed, user=user)
                 st.rerun()
             except ResearchAssistantError as e:
                 ui.show_error(e)

@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from research_assistant import ResearchAssistantError, check_text
-from research_assistant.web import ui
+from research_assistant import ResearchAssistantError
+from research_assistant.web import jobs, ui, uploads
 
 lib = ui.start_page("Check text", "🔎")
 st.title("Check the citations of a text")
@@ -15,11 +15,15 @@ text = st.text_area(
     placeholder="DLA clusters in the plane have a fractal dimension of about 1.71 "
     "[Lindqvist and Haddad, 2021].",
 )
-upload = st.file_uploader("…or upload a .txt or .md file", type=["txt", "md"])
+upload = st.file_uploader("…or upload a .txt or .md file", type=["txt", "md"],
+                          max_upload_size=uploads.TEXT_UPLOAD_MB)  # fmt: skip
 if st.button("Check the citations", type="primary"):
     try:
-        source = ui.read_text_upload(upload) if upload is not None else text
-        st.session_state["ra_checked"] = check_text(lib, source, user=ui.current_user())
+        source = (
+            uploads.read_text_upload(upload.name, upload.getvalue()) if upload is not None else text
+        )
+        with st.spinner("Checking every citation against the library…"):  # in a worker thread
+            st.session_state["ra_checked"] = jobs.check_job(lib, source, ui.current_user()).wait()
     except ResearchAssistantError as e:
         ui.show_error(e)
 

@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from research_assistant.answer.registry import ANSWERERS
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.models import IngestReport
+from research_assistant.report.exports import EXPORTERS
 
 DESCRIPTION = "Citable: answers whose every [Author, Year] citation is checked against the paper."
 
@@ -45,6 +47,8 @@ def _print_report(report: IngestReport, out: TextIO) -> None:
         out.write(f"  {Path(m.pdf).name} -> {m.key or '(no entry: metadata inferred)'} [{how}]\n")
     for s in report.skipped:
         out.write(f"  skipped {s.path}: {s.reason}\n")
+    for n in report.notes:
+        out.write(f"  note {Path(n.path).name}: {n.note}\n")
     if report.entries_without_pdf:
         out.write(f"  {len(report.entries_without_pdf)} entries without a PDF (metadata only)\n")
     if report.problems:
@@ -231,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_demo)
     p = add("ask", "answer a question from the library, every citation checked")
     p.add_argument("question")
-    p.add_argument("--backend", choices=["extractive", "anthropic"])
+    p.add_argument("--backend", choices=list(ANSWERERS))
     p.add_argument("--top-k", type=int, default=None)
     p.add_argument("--stream", action="store_true", help="print the answer as it is written")
     p.set_defaults(func=cmd_ask)
@@ -240,11 +244,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_verify)
     p = add("export", "export an answer or checked text by id")
     p.add_argument("id")
-    p.add_argument("--format", choices=["md", "html", "bib"], default="md")
+    p.add_argument("--format", choices=list(EXPORTERS), default="md")
     p.set_defaults(func=cmd_export)
     p = add("eval", "evaluate answers on a labelled question set (JSON Lines)")
     p.add_argument("questions", type=Path)
-    p.add_argument("--backend", choices=["extractive", "anthropic"])
+    p.add_argument("--backend", choices=list(ANSWERERS))
     p.add_argument("--top-k", type=int, default=None)
     p.set_defaults(func=cmd_eval)
     p = add("backup", "write the whole library (papers, index, log) to a .tar.gz")
@@ -255,6 +259,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("target")
     p.set_defaults(func=None, restore=cmd_restore)
     return parser
+
+
+def _os_message(e: OSError) -> str:
+    """An operating-system error no layer turned into a message: what failed, where, and what
+    to do (a full disk says how much is free), instead of a traceback."""
+    from research_assistant.files import disk_full, is_disk_full  # start-up time
+
+    where = e.filename or "the library folder"
+    if is_disk_full(e):
+        return (
+            f"{disk_full(Path(str(where)).parent)} (writing {where}): free some space, then retry."
+        )
+    return (
+        f"{e.strerror or e} ({where}): check that the path exists and can be written, then retry."
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -268,10 +287,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             lib = Library.open(args.library)
             result = args.func(args, lib)
-    except ResearchAssistantError as e:
+    except (ResearchAssistantError, OSError) as e:
+        message = str(e) if isinstance(e, ResearchAssistantError) else _os_message(e)
         if args.json:
-            print(json.dumps({"error": str(e), "type": type(e).__name__}))
-        print(f"error: {e}", file=sys.stderr)
+            print(json.dumps({"error": message, "type": type(e).__name__}))
+        print(f"error: {message}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2, default=str))

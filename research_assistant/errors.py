@@ -13,7 +13,8 @@ ResearchAssistantError
 ├── SearchIndexError            the retrieval index cannot be built or loaded
 ├── StoreError             the DuckDB catalog or log failed
 ├── LLMError               the answer model failed (``retryable`` says whether to try later)
-└── AuthError              login or role check failed
+└── AuthError              login failed
+    └── PermissionDeniedError  a member tried what only curators may do (roles.require_curator)
 """
 
 from __future__ import annotations
@@ -57,6 +58,9 @@ class StoreError(ResearchAssistantError): ...
 
 
 class AuthError(ResearchAssistantError): ...
+
+
+class PermissionDeniedError(AuthError): ...
 
 
 class LLMError(ResearchAssistantError):

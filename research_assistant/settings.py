@@ -2,14 +2,36 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-# The newest Sonnet in anthropic 2.12's model list; RA_MODEL overrides it.
-DEFAULT_MODEL = "claude-sonnet-5-5"
+from research_assistant.answer import registry
+from research_assistant.answer.base import DEFAULT_MODEL
+
+__all__ = ["CHECK_TEXT_MAX_CHARS", "DEFAULT_MODEL", "Settings", "load_settings"]
+
+# Restoring a backup (backup.py) unpacks a file anyone with the curator role may hand in. A
+# backup holds PDFs (which gzip hardly shrinks), the DuckDB catalog and the BM25 index: the demo
+# library's backup unpacks to 8x its size, mostly the catalog's empty blocks. An archive that
+# unpacks to more than RESTORE_MAX_RATIO times its own size plus RESTORE_RATIO_SLACK_BYTES is a
+# bomb (300 MiB of zeros is 0.3 MiB gzipped), not a library; RESTORE_MAX_BYTES and
+# RESTORE_MAX_MEMBERS bound even an honest-looking archive (a 30,000-paper library has about
+# 30,000 members). Member names longer than RESTORE_MAX_NAME_CHARS are refused: the library's
+# own names are under 200 characters, and long nested names are how CVE-2025-4517 escapes.
+RESTORE_MAX_BYTES = 64 * 2**30
+RESTORE_MAX_MEMBERS = 200_000
+RESTORE_MAX_RATIO = 20
+RESTORE_RATIO_SLACK_BYTES = 64 * 2**20
+RESTORE_MAX_NAME_CHARS = 400
+# Check text (pipeline.check_text) reads every citation of a text against the library, in the
+# process that serves the whole lab. 200,000 characters is a long thesis chapter or a review
+# (about 30,000 words; a journal article is 30,000-60,000): with a citation in every sentence
+# (1,190 citations) it takes 19 s on the 2-core test machine, 600,000 characters take 51 s.
+# Longer texts are refused with this number in the message (check them a chapter at a time),
+# and the app checks in a background job, CHECKS_AT_ONCE at a time (web/jobs.py).
+CHECK_TEXT_MAX_CHARS = 200_000
 
 
 class Settings(BaseSettings):
@@ -17,7 +39,9 @@ class Settings(BaseSettings):
 
     library_dir: Path = Field(Path("library"), description="The library folder (RA_LIBRARY_DIR).")
     backend: str = Field(
-        "", description="'anthropic' or 'extractive'; empty: anthropic when a key is set."
+        "",
+        description=f"The answer backend (RA_BACKEND): one of {', '.join(registry.ANSWERERS)}; "
+        "empty: the first whose key is set, else the offline one (registry.default_backend).",
     )
     model: str = Field(DEFAULT_MODEL, description="Claude model id (RA_MODEL).")
     top_k: int = Field(8, ge=1, le=50, description="Chunks retrieved per question.")
@@ -52,9 +76,7 @@ class Settings(BaseSettings):
         return frozenset(c.strip().casefold() for c in self.curators.split(",") if c.strip())
 
     def default_backend(self) -> str:
-        if self.backend:
-            return self.backend
-        return "anthropic" if os.environ.get("ANTHROPIC_API_KEY") else "extractive"
+        return registry.default_backend(self.backend)
 
 
 def load_settings(**overrides: object) -> Settings:

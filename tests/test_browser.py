@@ -8,15 +8,17 @@ two README screenshots to docs/img/. Never downloads a browser: it uses /usr/bin
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
 import subprocess
 import sys
-import time
+import threading
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,45 +39,56 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _wait_healthy(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + STARTUP_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            pytest.fail(f"streamlit exited with {server.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.25)  # polling a server that is starting, not timing the app
-    pytest.fail(f"streamlit did not become healthy in {STARTUP_TIMEOUT_S}s:\n{log.read_text()}")
+def _wait_serving(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
+    """Block until streamlit prints its URL (it does once it listens) or exits: its output is
+    read as it comes, so nothing polls or sleeps. The timeout only stops a hang."""
+    serving = threading.Event()
+
+    def copy_output() -> None:
+        assert server.stdout is not None
+        with log.open("wb") as out:
+            for line in server.stdout:
+                out.write(line)
+                out.flush()
+                if b"URL:" in line:
+                    serving.set()
+        serving.set()  # the output ended: streamlit exited
+
+    threading.Thread(target=copy_output, daemon=True).start()
+    if not serving.wait(STARTUP_TIMEOUT_S):
+        pytest.fail(f"streamlit did not start in {STARTUP_TIMEOUT_S}s:\n{log.read_text()}")
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=10) as r:
+            assert r.status == 200
+    except OSError:
+        code = server.poll()
+        pytest.fail(f"streamlit is not serving (exit code {code}):\n{log.read_text()[-3000:]}")
 
 
-@pytest.fixture
-def app_url(tmp_path: Path) -> Iterator[str]:
+@contextlib.contextmanager
+def serve(library: Path, tmp_path: Path) -> Iterator[str]:
+    """``streamlit run app.py`` on ``library`` (offline answerer), at a free port of 127.0.0.1;
+    yields its URL and stops it afterwards."""
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} not found: install Debian's chromium (make browser-deps)")
-    from research_assistant import Library, store
-    from research_assistant.demo import build_demo
+    from research_assistant import store
 
-    library = tmp_path / "library"
-    Library.open(library).ingest(build_demo(tmp_path / "demo"))
     store.close_all()  # the server process opens the DuckDB file next
     port = _free_port()
     env = {**os.environ, "RA_LIBRARY_DIR": str(library), "PYTHONPATH": str(ROOT)}
+    env["PYTHONUNBUFFERED"] = "1"  # its URL line must reach the pipe when it is printed
     env.pop("ANTHROPIC_API_KEY", None)
+    env.pop("RA_BACKEND", None)
     log = tmp_path / "streamlit.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py",
-             "--server.port", str(port), "--server.headless", "true",
-             "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+    server = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py",
+         "--server.port", str(port), "--server.headless", "true",
+         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )  # fmt: skip
     try:
         url = f"http://127.0.0.1:{port}"
-        _wait_healthy(url, server, log)
+        _wait_serving(url, server, log)
         yield url
     finally:
         server.terminate()
@@ -86,16 +99,34 @@ def app_url(tmp_path: Path) -> Iterator[str]:
             server.wait()
 
 
+def launch(p: Any) -> Any:
+    """Debian's chromium through Playwright (never a downloaded browser)."""
+    return p.chromium.launch(
+        executable_path=str(CHROMIUM),
+        args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    )
+
+
+@pytest.fixture
+def app_url(tmp_path: Path) -> Iterator[str]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} not found: install Debian's chromium (make browser-deps)")
+    from research_assistant import Library
+    from research_assistant.demo import build_demo
+
+    library = tmp_path / "library"
+    Library.open(library).ingest(build_demo(tmp_path / "demo"))
+    with serve(library, tmp_path) as url:
+        yield url
+
+
 def test_ask_then_open_the_highlighted_evidence(app_url: str) -> None:
     from playwright.sync_api import expect, sync_playwright
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     DOCS_IMG.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
+        browser = launch(p)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.set_default_timeout(UI_TIMEOUT_MS)

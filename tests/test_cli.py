@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from research_assistant.cli import main
+from research_assistant.answer.registry import ANSWERERS
+from research_assistant.cli import build_parser, main
+from research_assistant.report.exports import EXPORTERS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -93,3 +95,26 @@ def test_library_comes_from_the_environment(tmp_path: Path) -> None:
 def test_demo_if_empty_leaves_a_real_library_alone(demo_dir: Path) -> None:
     result = run("--library", str(demo_dir), "demo", "--if-empty")
     assert result.returncode == 0 and "already has papers" in result.stderr
+
+
+def _choices(command: str, option: str) -> list[str]:
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    action = next(a for a in sub.choices[command]._actions if option in a.option_strings)
+    return list(action.choices)
+
+
+def test_the_choices_are_the_registries() -> None:
+    # Adding a backend or an export format touches its registry only.
+    assert _choices("ask", "--backend") == _choices("eval", "--backend") == list(ANSWERERS)
+    assert _choices("export", "--format") == list(EXPORTERS)
+
+
+def test_the_command_line_acts_as_the_folders_curator(demo_dir: Path, tmp_path: Path) -> None:
+    # The library refuses members (roles.require_curator); whoever runs the CLI on the folder
+    # owns it, so its changes go through.
+    result = run("--library", str(demo_dir), "--json", "backup", str(tmp_path / "b.tar.gz"))
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["papers"] == 4 and (tmp_path / "b.tar.gz").is_file()
+    (tmp_path / "x.bib").write_text("@misc{cliAdded, title={T}, author={A, B}, year=2001}")
+    result = run("--library", str(demo_dir), "--json", "ingest", str(tmp_path / "x.bib"))
+    assert result.returncode == 0 and json.loads(result.stdout)["added"] == ["cliAdded"]

@@ -170,3 +170,40 @@ def test_summary_counts_in_status_order() -> None:
 def test_paragraphs_survive_without_blank_lines() -> None:
     out = render.answer_html("First.\n\nSecond\nline.", [])
     assert "First.<br><br>Second<br>line." in out
+
+
+@pytest.mark.parametrize(
+    ("text", "inert"),
+    [
+        ("Smith_2020 [x](y)", "Smith\\_2020 \\[x\\]\\(y\\)"),
+        (":red[alarm] $E=mc^2$", "\\:red\\[alarm\\] \\$E=mc^2\\$"),
+        ("a\n\n  b", "a b"),
+    ],
+)
+def test_md_makes_text_inert_for_widget_labels(text: str, inert: str) -> None:
+    assert render.md(text) == inert
+    assert render.md("one\ntwo_", lines=True) == "one  \ntwo\\_"
+
+
+def test_the_evidence_of_a_citation_is_escaped_and_complete() -> None:
+    c = cite(f"A {EVIL} [Smith, 2020].", "[Smith, 2020]", evidence=EVIL)
+    c = Citation(**{**c.__dict__, "candidates": ("x1", "x2"), "via": "host2019", "claim": EVIL})
+    out = render.evidence_html(c, PAPER, lambda key: f"<{key}>")
+    assert "<script" not in out and "<b>of</b>" not in out and "<x1>" not in out
+    assert "Could be: &lt;x1&gt;; &lt;x2&gt;" in out
+    assert "Second-hand: cited near the evidence in &lt;host2019&gt;" in out
+    assert "Evidence, page 3" in out and "Claim" in out and out.startswith("<div>")
+    assert "\n\n" not in out  # one raw HTML block for Markdown
+    assert "Evidence, page" not in render.evidence_html(
+        cite("A [Smith, 2020].", "[Smith, 2020]", evidence=""), None, str
+    )
+    assert render.evidence_label(2, c) == "2 ✅ \\[Smith, 2020\\] p. 3"
+
+
+def test_a_flagged_row_is_escaped() -> None:
+    row = {"status": UNSUPPORTED, "marker": EVIL, "claim": EVIL, "evidence": EVIL,
+           "page": 4, "score": 0.42}  # fmt: skip
+    out = render.flagged_html(row, PAPER)
+    assert "<script" not in out and "<b>of</b>" not in out
+    assert "Closest evidence, page 4</strong> (score 0.42)" in out
+    assert "Closest evidence" not in render.flagged_html({**row, "evidence": ""}, None)

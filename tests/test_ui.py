@@ -19,8 +19,9 @@ from streamlit.testing.v1 import AppTest
 
 from research_assistant import Library, store
 from research_assistant.answer.base import AnswerRequest, Draft
+from research_assistant.backup import backup_bytes, restore
 from research_assistant.demo import DEMO_PAPERS, build_demo, demo_bibtex
-from research_assistant.errors import LLMError, ResearchAssistantError
+from research_assistant.errors import LLMError, PermissionDeniedError
 from research_assistant.pipeline import ask
 from research_assistant.web import login as auth
 from research_assistant.web import ui
@@ -471,13 +472,11 @@ def test_a_curator_backs_up_the_running_library(demo_lib: Library, tmp_path: Pat
     next(b for b in at.button if b.label == "Prepare a backup").click().run()
     assert_ok(at)
     assert any(d.label == "Download the backup" for d in at.get("download_button"))
-    data, name = ui.make_backup(demo_lib, auth.LOCAL)  # what the button serves
+    data, name = backup_bytes(demo_lib, auth.LOCAL)  # what the button serves
     assert name.startswith("citable-library-") and name.endswith(".tar.gz")
     (tmp_path / name).write_bytes(data)
-    from research_assistant.backup import restore
-
     restored = restore(tmp_path / name, tmp_path / "restored")
     assert [p.key for p in restored.papers()] == [p.key for p in demo_lib.papers()]
     store.close(restored.root / "catalog.duckdb")
-    with pytest.raises(ResearchAssistantError, match="curators"):
-        ui.make_backup(demo_lib, auth.User("bob", "Bob", auth.MEMBER))
+    with pytest.raises(PermissionDeniedError, match="curators"):
+        backup_bytes(demo_lib, auth.User("bob", "Bob", auth.MEMBER))

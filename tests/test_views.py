@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -10,7 +9,8 @@ import pytest
 from research_assistant import demo
 from research_assistant.library import Library
 from research_assistant.pipeline import check_text
-from research_assistant.web import views
+from research_assistant.report.exports import EXPORTERS
+from research_assistant.web import render, views
 
 CLAIM = "DLA clusters in 2D have a fractal dimension of about 1.71 [Lindqvist and Haddad, 2021]."
 
@@ -55,15 +55,17 @@ def test_history_and_export_files(lib: Library) -> None:
     files = views.export_files(lib, first.id)
     assert [f.file_name.rsplit(".", 1)[1] for f in files] == ["md", "html", "bib"]
     assert "Lindqvist" in files[2].data
+    # one download per exporter, with its label and mime type (the Export page's buttons)
+    assert [(f.label, f.mime) for f in files] == [(e.label, e.mime) for e in EXPORTERS.values()]
 
 
-def test_ingest_job_reports_progress_and_cleans_its_staging(lib: Library, tmp_path: Path) -> None:
-    staging = tmp_path / "staging"
-    staging.mkdir()
-    paths = [Path(shutil.copy(p, staging)) for p in demo.build_demo(tmp_path / "again")]
-    seen: list[tuple[int, int, str]] = []
-    job = views.IngestJob(lib, staging, paths, "cora", 10 * 2**20)
-    report = job.wait(lambda d, t, n: seen.append((d, t, n)))
-    assert job.ahead == 0 and report.unchanged and not staging.exists()
-    failing = views.IngestJob(lib, tmp_path / "gone", [tmp_path / "missing.pdf"], "cora", 1)
-    assert failing.wait(lambda *a: None).skipped  # a bad file is reported, not raised
+def test_status_chart_data_labels_and_colours_each_verdict() -> None:
+    rows = [("a", "unsupported", 1), ("a", "verified", 2)]
+    table, colours = views.status_chart_data(rows, "paper")
+    assert list(table.columns) == [render.status_label(s) for s in ("verified", "unsupported")]
+    assert colours == [render.STATUS_COLOURS[s][0] for s in ("verified", "unsupported")]
+
+
+def test_the_demo_library_is_recognised(lib: Library, tmp_path: Path) -> None:
+    assert views.is_demo(lib)
+    assert not views.is_demo(Library.open(tmp_path / "empty"))

@@ -14,6 +14,7 @@ from research_assistant.answer import prompts
 from research_assistant.text import fold
 
 __all__ = [
+    "DEFAULT_MODEL",
     "AnswerRequest",
     "Answerer",
     "CitedSpan",
@@ -25,6 +26,10 @@ __all__ = [
     "passage_source",
     "refusal_draft",
 ]
+
+# The newest Sonnet in anthropic 2.12's model list; RA_MODEL overrides it. Here, below the
+# registry, Claude's answerer and the settings, so that none of them imports another for it.
+DEFAULT_MODEL = "claude-sonnet-5-5"
 
 
 @dataclass(frozen=True)

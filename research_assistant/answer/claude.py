@@ -13,9 +13,9 @@ from typing import Any
 import anthropic
 import httpx2  # the SDK's HTTP client; its read errors escape the SDK mid-stream
 
-from research_assistant import settings
 from research_assistant.answer import prompts
 from research_assistant.answer.base import (
+    DEFAULT_MODEL,
     AnswerRequest,
     Draft,
     RepairNote,
@@ -48,7 +48,7 @@ class ClaudeAnswerer:
         self,
         api_key: str,
         *,
-        model: str = settings.DEFAULT_MODEL,
+        model: str = DEFAULT_MODEL,
         base_url: str | None = None,
         timeout_s: float = 60.0,
         max_retries: int = 2,

@@ -11,11 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from research_assistant import settings
-from research_assistant.answer.base import Answerer
+from research_assistant.answer.base import DEFAULT_MODEL, Answerer
 from research_assistant.errors import LLMError
 
-__all__ = ["ANSWERERS", "Backend", "configured", "make_answerer"]
+__all__ = ["ANSWERERS", "Backend", "configured", "default_backend", "make_answerer"]
 
 NO_KEY_MESSAGE = (
     "No Anthropic API key: set ANTHROPIC_API_KEY or use --backend extractive "
@@ -25,7 +24,7 @@ NO_KEY_MESSAGE = (
 
 @dataclass(frozen=True)
 class Options:
-    model: str = settings.DEFAULT_MODEL
+    model: str = DEFAULT_MODEL
     api_key: str | None = None
     base_url: str | None = None
     timeout_s: float = 60.0
@@ -79,10 +78,19 @@ def configured() -> tuple[Backend, ...]:
     return tuple(b for b in ANSWERERS.values() if b.is_configured())
 
 
+def default_backend(choice: str = "") -> str:
+    """``choice`` when given; else the first backend whose setting is present (a key that is set
+    says it is wanted), else the first that needs nothing (the offline answerer)."""
+    if choice:
+        return choice
+    keyed = [b.name for b in configured() if b.needs]
+    return keyed[0] if keyed else next(b.name for b in ANSWERERS.values() if not b.needs)
+
+
 def make_answerer(
     backend: str,
     *,
-    model: str = settings.DEFAULT_MODEL,
+    model: str = DEFAULT_MODEL,
     api_key: str | None = None,
     base_url: str | None = None,
     timeout_s: float = 60.0,

@@ -1,4 +1,5 @@
-"""Pure HTML builders for the app: citation chips, the cited answer, the legend, references.
+"""Pure HTML builders for the app: citation chips, the cited answer, the legend, references,
+the evidence of one citation; and ``md``, which makes text inert in widget labels and captions.
 
 No streamlit import, so every builder is unit-tested. Everything that comes from a PDF, a
 BibTeX file or a model (markers, claims, titles, evidence, reference text) is untrusted: it is
@@ -10,6 +11,7 @@ raw HTML block, so neither Markdown emphasis nor ``$...$`` maths touch the scien
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,17 +23,22 @@ from research_assistant.results import (
     AMBIGUOUS,
     MALFORMED,
     NOT_RETRIEVED,
+    PARTIAL,
     STATUSES,
+    UNCERTAIN,
     UNKNOWN_SOURCE,
     UNSUPPORTED,
     VERIFIED,
     Citation,
     Reference,
+    summarise,
 )
 
 # What each verdict means, for the legend's tooltips (DESIGN.md "Status values").
 STATUS_HELP: Mapping[str, str] = {
     VERIFIED: "the cited paper was retrieved and its text supports the claim",
+    PARTIAL: "one part of the claim is supported, another is not found: check the evidence",
+    UNCERTAIN: "the paper may support the claim, but not clearly enough: check the evidence",
     UNSUPPORTED: "the cited paper was retrieved, but none of its text supports the claim",
     NOT_RETRIEVED: "the paper is in the library but was not among the passages searched",
     UNKNOWN_SOURCE: "no paper in the library matches this citation",
@@ -39,6 +46,8 @@ STATUS_HELP: Mapping[str, str] = {
     MALFORMED: "looks like a citation but has no usable author or year",
 }
 
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:])")
+_NOTE = '<div style="color:#6b7280;font-size:.875em;margin:.2em 0">{}</div>'
 QUOTE_CHARS = 300  # evidence shown in a tooltip; longer quotes are cut (the dialog shows all)
 
 _CHIP_STYLE = (
@@ -46,6 +55,34 @@ _CHIP_STYLE = (
     "border:1px solid {fg};background:{bg};color:{fg};font-size:.85em;"
     "line-height:1.5;white-space:nowrap;cursor:help"
 )
+
+
+def md(text: object, lines: bool = False) -> str:
+    """Text from a PDF, BibTeX or a model, made inert for widget labels and captions: every
+    Markdown character (also Streamlit's ``:color[...]`` and ``$`` maths) is backslashed.
+    ``lines`` keeps line breaks (tooltips); otherwise whitespace runs become one space."""
+    if lines:
+        return "  \n".join(md(line) for line in str(text).splitlines())
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def md_stream(text: str) -> str:
+    """A piece of an answer as it streams in, made inert like ``md``: ``st.write_stream``
+    renders what has arrived as Markdown, and the answer holds sentences of the papers, so an
+    image link in a PDF (``![x](//host/pixel.png)``) would be fetched by every reader's browser.
+    Spaces and line breaks are kept (the pieces are joined as they come); escaping is per
+    character, so the escaped pieces joined are the escaped whole."""
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+_LINK_SPECIAL = re.compile(r"([\\\[\]$])")
+
+
+def inert(text: object) -> str:
+    """A message for ``st.error`` and the like, which may quote a file name, a BibTeX key or a
+    paper's label: no link, image or ``:color[...]`` (brackets), no maths (``$``) can form from
+    it; the rest of its Markdown (our own `code` spans) is kept."""
+    return _LINK_SPECIAL.sub(r"\\\1", str(text))
 
 
 def esc(text: object) -> str:
@@ -171,10 +208,8 @@ def legend_html(statuses: Sequence[str] = STATUSES) -> str:
 
 def summary_text(citations: Sequence[Citation]) -> str:
     """ "2 verified · 1 unsupported" in the order of STATUSES; "" when there are none."""
-    counts = {s: 0 for s in STATUSES}
-    for c in citations:
-        counts[c.status] = counts.get(c.status, 0) + 1
-    return " · ".join(f"{n} {status_symbol(s)} {status_label(s)}" for s, n in counts.items() if n)
+    counts = summarise(tuple(citations))
+    return " · ".join(f"{n} {status_symbol(s)} {status_label(s)}" for s, n in counts.items())
 
 
 def _doi_link(doi: str) -> str:
@@ -209,6 +244,46 @@ def quote_html(text: str) -> str:
         '<div class="ra-quote" style="border-left:3px solid #d0d7de;padding:.2em .8em;'
         f'margin:.3em 0 .8em 0">{body}</div>'
     )
+
+
+def evidence_label(number: int, c: Citation) -> str:
+    """The label of a citation's evidence button (Markdown-inert): number, verdict, marker, page."""
+    page = f" p. {c.evidence.page}" if c.evidence else ""
+    return f"{number} {status_symbol(c.status)} {md(c.mention.marker)}{page}"
+
+
+def evidence_html(c: Citation, paper: Paper | None, label: Callable[[str], str]) -> str:
+    """The evidence dialog's text: verdict chip and paper, why, the claim, the evidence quote.
+    ``label`` names a paper key (its author-year label) for candidates and second-hand cites."""
+    name = f"<br><strong>{esc(paper.title)}</strong> ({esc(paper.label)})" if paper else ""
+    parts = [f"<div>{citation_chip(c, paper)}{name}</div>"]
+    notes = [c.reason] if c.reason else []
+    if c.candidates:
+        notes.append("Could be: " + "; ".join(label(k) for k in c.candidates))
+    if c.via:
+        notes.append(f"Second-hand: cited near the evidence in {label(c.via)}")
+    parts += [_NOTE.format(esc(n)) for n in notes]
+    if c.claim:
+        parts += ["<strong>Claim</strong>", quote_html(c.claim)]
+    if c.evidence is not None:
+        parts += [f"<strong>Evidence, page {c.evidence.page}</strong>", quote_html(c.evidence.text)]
+    return f"<div>{''.join(parts)}</div>"
+
+
+def flagged_html(row: Mapping[str, Any], paper: Paper | None) -> str:
+    """One logged citation (a ``Store.flagged`` row): verdict and paper, claim, closest evidence."""
+    verdict = chip_html(row["status"], row["marker"], STATUS_HELP.get(row["status"], ""))
+    name = f" {esc(paper.label)}: {esc(paper.title)}" if paper else ""
+    parts = [
+        f"<div>{verdict}{name}</div>",
+        "<strong>Claim</strong>",
+        quote_html(row["claim"] or ""),
+    ]
+    if row["evidence"]:
+        page, score = esc(row["page"]), f"{row['score']:.2f}"
+        head = f"<strong>Closest evidence, page {page}</strong> (score {score})"
+        parts += [head, quote_html(row["evidence"])]
+    return f"<div>{''.join(parts)}</div>"
 
 
 # ---- tables and option labels (plain text: st.dataframe and selectboxes do not render markup) --
@@ -283,9 +358,15 @@ __all__ = [
     "chip_html",
     "citation_chip",
     "esc",
+    "evidence_html",
+    "evidence_label",
+    "flagged_html",
     "flagged_name",
+    "inert",
     "ingest_rows",
     "legend_html",
+    "md",
+    "md_stream",
     "paper_rows",
     "quote_html",
     "references_html",

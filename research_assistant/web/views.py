@@ -1,25 +1,31 @@
-"""What the pages show, computed without Streamlit: history, chart rows, export files, and the
-background ingest job. ui.py draws these; keeping them here keeps ui.py about widgets only."""
+"""What the pages show, computed without Streamlit: history, chart rows, export files. ui.py
+draws these; keeping them here keeps ui.py about widgets only (background jobs: jobs.py)."""
 
 from __future__ import annotations
 
-import queue
-import shutil
-import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from research_assistant.answer.registry import ANSWERERS
+from research_assistant.demo import DEMO_VENUE
 from research_assistant.library import Library
-from research_assistant.models import IngestReport
 from research_assistant.pipeline import export
+from research_assistant.report.exports import EXPORTERS
 from research_assistant.results import STATUSES
 from research_assistant.store import Store
+from research_assistant.web.render import STATUS_COLOURS, md, status_label
 
+# The sidebar menu (the automatic one is off in .streamlit/config.toml: it would call the entry
+# script "app"), relative to app.py. Members see every page: Library read-only, their own Audit.
+PAGES = (("app.py", "Ask", "💬"), ("pages/1_Library.py", "Library", "📚"),
+         ("pages/2_Audit.py", "Audit", "📊"), ("pages/3_Export.py", "Export", "📤"),
+         ("pages/4_Check_text.py", "Check text", "🔎"))  # fmt: skip
 HISTORY_TURNS = 10  # answers shown on the Ask page; older ones stay in Export and Audit
+DEMO_NOTE = ("**Demo content**: these papers were written for Citable (fictional authors, real "
+             "science). Add your own PDFs and BibTeX on the Library page.")  # fmt: skip
 
 
 def history(store: Store, user: str, limit: int = HISTORY_TURNS) -> list[dict[str, Any]]:
@@ -31,6 +37,44 @@ def history(store: Store, user: str, limit: int = HISTORY_TURNS) -> list[dict[st
         if run is not None:
             out.append({**run, "id": h["id"]})
     return out
+
+
+def is_demo(lib: Library) -> bool:
+    return any(p.venue == DEMO_VENUE for p in lib.papers())
+
+
+def backend_index(name: str) -> int:
+    """Where ``name`` (the default backend) is among the registry's backends; else the first."""
+    names = list(ANSWERERS)
+    return names.index(name) if name in names else 0
+
+
+def backend_note(name: str, model: str, override: Any = None) -> tuple[bool, str]:
+    """What the Ask sidebar says under the backend selector: (is it a warning, the text)."""
+    chosen = ANSWERERS[name]
+    if override is not None:  # the testing seam: a scripted answerer
+        return False, f"Scripted answerer in use: {md(override.backend)} ({md(override.model)})"
+    if not chosen.is_configured():
+        return (
+            True,
+            f"{chosen.description} needs {chosen.needs}: set it and restart, or answer offline.",
+        )
+    if chosen.needs:
+        return False, f"{chosen.description}, model `{model}`"  # a setting, in a code span
+    hints = [
+        f"set {b.needs} to use {b.description}" for b in ANSWERERS.values() if not b.is_configured()
+    ]
+    return False, " — ".join(
+        [chosen.description, "; ".join(hints)] if hints else [chosen.description]
+    )
+
+
+def run_caption(run: Mapping[str, Any]) -> str:
+    """The caption under a logged answer: who answered, with which model, and its id."""
+    backend = run.get("backend") or ""
+    who = ANSWERERS[backend].description if backend in ANSWERERS else backend
+    model = f" ({md(run['model'])})" if run.get("model") else ""
+    return f"{md(who)}{model} · id `{run.get('id', '')}` (Export page, or `export ID`)"
 
 
 def paper_name(lib: Library) -> Any:
@@ -48,6 +92,16 @@ def status_table(rows: Sequence[tuple[Any, str, int]], index_name: str) -> pd.Da
     table = frame.pivot_table(index=index_name, columns="status", values="n", aggfunc="sum")
     present = [s for s in STATUSES if s in table.columns]
     return table.reindex(columns=present).fillna(0).astype(int)
+
+
+def status_chart_data(
+    rows: Sequence[tuple[Any, str, int]], index_name: str
+) -> tuple[pd.DataFrame, list[str]]:
+    """``status_table`` with verdict labels as columns, and each column's colour."""
+    table = status_table(rows, index_name)
+    colours = [STATUS_COLOURS[s][0] for s in table.columns]
+    table.columns = pd.Index([status_label(s) for s in table.columns])
+    return table, colours
 
 
 def paper_status_rows(
@@ -73,53 +127,6 @@ class ExportFile:
 
 
 def export_files(lib: Library, run_id: str) -> list[ExportFile]:
-    kinds = (("Markdown", "md", "text/markdown"), ("HTML", "html", "text/html"),
-             ("BibTeX of the cited works", "bib", "application/x-bibtex"))  # fmt: skip
-    return [ExportFile(label, export(lib, run_id, fmt), f"citable-{run_id}.{fmt}", mime)
-            for label, fmt, mime in kinds]  # fmt: skip
-
-
-_INGESTS: list[str] = []  # who has an ingest queued or running in this process, oldest first
-_INGESTS_LOCK = threading.Lock()
-
-
-class IngestJob:
-    """``Library.ingest`` in a worker thread, which owns (and finally deletes) the staging
-    folder: if the curator leaves the page, the ingest still finishes with every file (it is
-    atomic, never half-done). Other sessions keep asking meanwhile: reads take no lock. The
-    progress callback comes from PDF reader threads and only the script thread may touch
-    widgets, so events travel through ``events``: ("file", (done, total, name)), then
-    ("done", report) or ("error", exception)."""
-
-    def __init__(
-        self, lib: Library, staging: Path, paths: Sequence[Path], user: str, max_bytes: int
-    ) -> None:
-        self.events: queue.Queue[tuple[str, Any]] = queue.Queue()
-        with _INGESTS_LOCK:
-            self.ahead = len(_INGESTS)  # ingests queued before this one
-            _INGESTS.append(user)
-
-        def work() -> None:
-            try:
-                progress = lambda d, t, n: self.events.put(("file", (d, t, n)))  # noqa: E731
-                try:
-                    report = lib.ingest(paths, progress=progress, user=user, max_bytes=max_bytes)
-                finally:  # before the result is posted: the next ingest may start at once
-                    shutil.rmtree(staging, ignore_errors=True)
-                    with _INGESTS_LOCK:
-                        _INGESTS.remove(user)
-                self.events.put(("done", report))
-            except BaseException as e:  # shown (or re-raised) by the script thread
-                self.events.put(("error", e))
-
-        threading.Thread(target=work, name="ingest", daemon=True).start()
-
-    def wait(self, on_file: Any) -> IngestReport:
-        while True:
-            kind, item = self.events.get()
-            if kind == "file":
-                on_file(*item)
-            elif kind == "error":
-                raise item
-            else:
-                return item  # type: ignore[no-any-return]
+    """One download per format of ``report.exports.EXPORTERS``."""
+    return [ExportFile(e.label, export(lib, run_id, name), f"citable-{run_id}.{e.suffix}", e.mime)
+            for name, e in EXPORTERS.items()]  # fmt: skip

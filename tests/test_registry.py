@@ -1,0 +1,56 @@
+"""answer/registry.py as the settings and the app use it: one table of answer backends."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_assistant.answer.registry import ANSWERERS, default_backend
+from research_assistant.settings import load_settings
+from research_assistant.web import views
+
+
+def test_the_offline_backend_needs_nothing_and_comes_first() -> None:
+    assert list(ANSWERERS) == ["extractive", "anthropic"]
+    assert [b.name for b in ANSWERERS.values()] == list(ANSWERERS)
+    assert ANSWERERS["extractive"].is_configured() and not ANSWERERS["extractive"].needs
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({}, "extractive"),
+        ({"ANTHROPIC_API_KEY": "sk-test"}, "anthropic"),
+        ({"ANTHROPIC_API_KEY": "   "}, "extractive"),  # a blank key configures nothing
+        ({"ANTHROPIC_API_KEY": "sk-test", "RA_BACKEND": "extractive"}, "extractive"),
+        ({"RA_BACKEND": "anthropic"}, "anthropic"),  # chosen: fails later with a clear message
+    ],
+)
+def test_settings_default_backend(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str], expected: str
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert load_settings().default_backend() == expected == default_backend(load_settings().backend)
+
+
+def test_the_apps_selector_and_notes_come_from_the_registry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert [views.backend_index(n) for n in ANSWERERS] == list(range(len(ANSWERERS)))
+    assert views.backend_index("retired-backend") == 0
+    assert views.backend_note("extractive", "m") == (
+        False,
+        "Offline extractive answerer — set ANTHROPIC_API_KEY to use Claude (Anthropic)",
+    )
+    assert views.backend_note("anthropic", "m") == (
+        True,
+        "Claude (Anthropic) needs ANTHROPIC_API_KEY: set it and restart, or answer offline.",
+    )
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    assert views.backend_note("anthropic", "claude-x") == (
+        False,
+        "Claude (Anthropic), model `claude-x`",
+    )
+    assert views.backend_note("extractive", "m") == (False, "Offline extractive answerer")
+    run = {"backend": "anthropic", "model": "claude-x", "id": "abc"}
+    assert views.run_caption(run).startswith("Claude \\(Anthropic\\) (claude\\-x) · id `abc`")
