@@ -172,7 +172,7 @@ def main() -> None:
     report("ask, 6 retrieved chunks, cold", times)
     sample = [c for cs in list(chunks.values())[:100] for c in cs]
     t0 = time.perf_counter()
-    verify.prepare(sample)
+    support.prepare(sample)
     per_chunk = (time.perf_counter() - t0) / len(sample) * 1e6
     print(
         f"prepare(): {per_chunk:.0f} µs per chunk (warming {n_chunks} chunks: {per_chunk * n_chunks / 1e6:.1f} s)"

@@ -7,14 +7,19 @@ Layout of a library folder::
     index/           BM25 index, one folder per catalog generation, CURRENT names the live one
     library.bib      the merged bibliography, rewritten after every change (for export)
 
-Writes are ordered so that a crash at any point leaves the previous library loadable: PDF copies
-are written first (an orphan copy is harmless), then one DuckDB transaction commits the catalog,
-then the index for the new generation is saved. On open, an index whose generation differs from
-the catalog's is rebuilt from the catalog's chunks (no PDF is parsed again).
+Writes are ordered so that a failure or a crash at any point leaves the previous library
+loadable: PDF copies are written first, then the index of the new generation (in its own folder,
+not yet used), then one DuckDB transaction commits the catalog, which names that generation: the
+commit is the switch. A failure before it (a full disk, say) removes what this change wrote;
+after it only tidying is left (CURRENT, old index folders, library.bib, replaced copies). On
+open, a missing index of the catalog's generation is rebuilt from the catalog's chunks (no PDF is
+parsed again), and PDF copies no catalog row points to (a killed ingest's) are removed.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -26,16 +31,60 @@ from typing import Any
 
 from research_assistant.bib import parse as bibtex
 from research_assistant.bib.write import to_bibtex
-from research_assistant.check.verify import Resolver
-from research_assistant.errors import LibraryError
-from research_assistant.files import write_atomic
+from research_assistant.check.resolve import Resolver
+from research_assistant.check.support import Context, library_context
+from research_assistant.embed import default_embedder
+from research_assistant.errors import LibraryError, ResearchAssistantError
+from research_assistant.files import (
+    EMPTY_GENERATION,
+    RESTORE_HINT,
+    TMP_PREFIX,
+    disk_full,
+    is_disk_full,
+    new_generation,
+    remove_inside,
+    write_atomic,
+)
 from research_assistant.index import SearchIndex
 from research_assistant.ingest import plan as ingest
 from research_assistant.models import Chunk, IngestReport, Paper
+from research_assistant.roles import Actor, require_curator
 from research_assistant.settings import load_settings
 from research_assistant.store import Store
 
 Progress = Callable[[int, int, str], None]  # (done, total, file name)
+CATALOG = "catalog.duckdb"
+log = logging.getLogger(__name__)
+# One change lock per library folder, shared by every Library object of this process that opens
+# it: changes stay serialised, and the sweep at open never removes a copy an ingest is writing.
+_ROOT_LOCKS: dict[Path, threading.Lock] = {}
+_ROOT_LOCKS_LOCK = threading.Lock()
+
+
+def _root_lock(root: Path) -> threading.Lock:
+    with _ROOT_LOCKS_LOCK:
+        return _ROOT_LOCKS.setdefault(root, threading.Lock())
+
+
+def _check_catalog_present(root: Path) -> None:
+    """Refuse a folder that holds a library's files but not its catalog: opening it would start
+    an empty catalog, and the next change would remove the PDF copies it no longer knows."""
+    if (root / CATALOG).exists():
+        return
+    found = []
+    pdfs = [p for p in (root / "pdfs").iterdir()] if (root / "pdfs").is_dir() else []
+    if pdfs:
+        found.append(f"{len(pdfs)} file(s) in pdfs/")
+    index = root / "index"
+    if index.is_dir() and any(p.name not in (EMPTY_GENERATION, "CURRENT") for p in index.iterdir()):
+        found.append("a search index in index/")
+    found += [name for name in ("library.bib", f"{CATALOG}.wal") if (root / name).exists()]
+    if found:
+        raise LibraryError(
+            f"The library folder {root} holds {', '.join(found)} but no {CATALOG}: the catalog "
+            "was deleted or lost. The folder was not opened and nothing in it was changed. "
+            f"{RESTORE_HINT}. (To start an empty library instead, choose a new folder.)"
+        )
 
 
 @dataclass(frozen=True)
@@ -55,6 +104,16 @@ class LibraryState:
             resolver = self._cache["resolver"] = Resolver(list(self.papers.values()))
         return resolver
 
+    @property
+    def support_context(self) -> Context:
+        """How the checker weighs terms in this state (library-wide rarity) and the offline
+        sentence similarity; built once per catalog generation."""
+        ctx = self._cache.get("support")
+        if ctx is None:
+            ctx = library_context(self.index.all_chunks(), default_embedder().similarity)
+            self._cache["support"] = ctx
+        return ctx
+
 
 def _change_run(
     user: str | None, action: str, **details: str
@@ -65,28 +124,39 @@ def _change_run(
 
 
 class Library:
-    """One library folder. Reads are safe from many threads; changes are serialised."""
+    """One library folder. Reads are safe from many threads; changes are serialised.
+
+    Every change takes the acting ``user``: a ``roles.User`` who is a member is refused
+    (``PermissionDeniedError``) before anything is written; a plain id is recorded (see roles).
+    """
 
     def __init__(self, root: Path, store: Store) -> None:
         self.root = root
         self.store = store
         self.pdf_dir = root / "pdfs"
         self.index_dir = root / "index"
-        self._change_lock = threading.Lock()
+        self._change_lock = _root_lock(root)
         self._state = self._load_state()
+        self._sweep()
 
     @classmethod
     def open(cls, path: Path | str | None = None) -> Library:
         if path is None:
             path = load_settings().resolved_library()
+        elif isinstance(path, str) and not path.strip():
+            raise LibraryError(
+                "The library folder is an empty path (''): name a folder, e.g. --library "
+                "~/papers, or leave it out to use RA_LIBRARY_DIR or ./library."
+            )
         root = Path(path).expanduser().resolve()
         if root.exists() and not root.is_dir():
             raise LibraryError(f"{root} is a file, not a library folder: choose a folder.")
+        _check_catalog_present(root)
         try:
             (root / "pdfs").mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise LibraryError(f"Cannot create the library folder {root}: {e}") from e
-        return cls(root, Store.open(root / "catalog.duckdb"))
+            raise LibraryError(f"Cannot create the library folder {root}: {e.strerror}") from e
+        return cls(root, Store.open(root / CATALOG))
 
     # ---- reading -------------------------------------------------------------------------
     @property
@@ -106,6 +176,14 @@ class Library:
     def chunks_of(self, key: str) -> list[Chunk]:
         return self._state.index.chunks_of(key)
 
+    def known_pdfs(self) -> dict[str, str]:
+        """The SHA-256 of every PDF in the library -> its paper's label (uploads refuse copies)."""
+        return {
+            sha: (p.label if (p := self.paper(k)) else k)
+            for k, sha in self.store.paper_shas().items()
+            if sha
+        }
+
     def pdf_path(self, key: str) -> Path | None:
         paper = self.paper(key)
         if paper is None or not paper.pdf:
@@ -117,14 +195,30 @@ class Library:
 
     def _load_state(self) -> LibraryState:
         papers = {p.key: p for p in self.store.papers()}
-        generation = self.store.meta("generation")
+        generation = self.store.generation()  # validated: it names a folder under index/
         chunks = self.store.chunks()
-        index = SearchIndex.load(self.index_dir, chunks, generation)
-        if index is None:  # first open, or a crash between the catalog commit and the index save
+        index = SearchIndex.load(self.index_dir, chunks, generation or EMPTY_GENERATION)
+        if index is None:  # first open, or an index folder lost or damaged
             titles = {k: p.title for k, p in papers.items()}
-            index = SearchIndex.build(chunks, titles, generation or "empty")
-            index.save(self.index_dir)
+            index = SearchIndex.build(chunks, titles, generation or EMPTY_GENERATION)
+            try:
+                index.save(self.index_dir, root=self.root)
+            except OSError as e:  # a full disk must not stop reading: keep it in memory
+                log.warning("The rebuilt index of %s is not saved (%s)", self.root, e.strerror)
         return LibraryState(papers, index, generation)
+
+    def _sweep(self) -> None:
+        """Remove PDF copies no catalog row points to and temporary files a killed change left,
+        inside pdfs/ and index/ only. Skipped while a change of this process is under way."""
+        if not self._change_lock.acquire(blocking=False):
+            return
+        try:
+            self._remove_orphan_pdfs(self._state.papers.values())
+            for stale in self.index_dir.glob(f"{TMP_PREFIX}*") if self.index_dir.is_dir() else ():
+                with contextlib.suppress(OSError, ResearchAssistantError):
+                    remove_inside(stale, self.root)
+        finally:
+            self._change_lock.release()
 
     @contextmanager
     def paused(self) -> Iterator[None]:
@@ -138,7 +232,7 @@ class Library:
         paths: Sequence[Path | str],
         *,
         progress: Progress | None = None,
-        user: str | None = None,
+        user: Actor = None,
         workers: int = 2,
         max_bytes: int | None = None,
     ) -> IngestReport:
@@ -148,6 +242,7 @@ class Library:
         thread: a UI should hand it over to its own thread (the Library page uses a queue).
         Ingests are serialised; asking goes on meanwhile and sees the new state when it lands.
         """
+        user_id = require_curator(user, "Adding papers")
         with self._change_lock:
             started = datetime.now(UTC).replace(tzinfo=None)
             plan = ingest.plan(
@@ -161,21 +256,23 @@ class Library:
             )
             if not plan.changed:
                 return plan.report
-            run = (uuid.uuid4().hex, started, user or "anonymous", plan.report.to_dict())
+            run = (uuid.uuid4().hex, started, user_id or "anonymous", plan.report.to_dict())
             self._commit(
                 plan.papers, plan.chunks, plan.removed, plan.pdf_bytes, run, plan.files, plan.shas
             )
             return plan.report
 
-    def remove(self, key: str, user: str | None = None) -> None:
+    def remove(self, key: str, user: Actor = None) -> None:
+        user_id = require_curator(user, "Removing a paper")
         with self._change_lock:
             if key not in self._state.papers:
                 raise LibraryError(f"No paper with key {key!r} in the library.")
             papers = {k: p for k, p in self._state.papers.items() if k != key}
-            self._commit(papers, {}, [key], {}, _change_run(user, "remove", key=key), [])
+            self._commit(papers, {}, [key], {}, _change_run(user_id, "remove", key=key), [])
 
-    def assign_pdf(self, from_key: str, to_key: str, user: str | None = None) -> None:
+    def assign_pdf(self, from_key: str, to_key: str, user: Actor = None) -> None:
         """Fix a wrong match: move the PDF of ``from_key`` to the entry ``to_key``."""
+        user_id = require_curator(user, "Fixing a match")
         with self._change_lock:
             papers = dict(self._state.papers)
             src, dst = papers.get(from_key), papers.get(to_key)
@@ -197,7 +294,7 @@ class Library:
             else:
                 papers[from_key] = replace(src, pdf=None, pages=0, chunks=0)
             chunks = {to_key: new_chunks, from_key: []}
-            run = _change_run(user, "assign_pdf", from_key=from_key, to_key=to_key)
+            run = _change_run(user_id, "assign_pdf", from_key=from_key, to_key=to_key)
             self._commit(papers, chunks, removed, {}, run, [], shas={to_key: sha})
 
     def _commit(
@@ -212,35 +309,77 @@ class Library:
     ) -> None:
         removed = list(removed)
         labelled = {p.key: p for p in bibtex.assign_labels(papers.values())}
-        for name, data in pdf_bytes.items():  # 1. PDF copies (orphans are harmless)
-            write_atomic(self.pdf_dir / name, data)
-        known = self.store.paper_shas()
-        known.update(shas or {})
-        generation = self.store.apply_changes(  # 2. the catalog, in one transaction
-            papers=[(p, known.get(p.key, "")) for p in labelled.values()],
-            chunks=dict(chunks),
-            removed=removed,
-            files=files,
-            run=run,
-        )
-        # 3. the index of the new generation, swapped in whole
+        generation = new_generation()
         changed = set(chunks) | set(removed)
         all_chunks = [c for c in self._state.index.all_chunks() if c.paper_key not in changed]
         for items in chunks.values():
             all_chunks.extend(items)
         titles = {k: p.title for k, p in labelled.items()}
         index = SearchIndex.build(all_chunks, titles, generation)
-        index.save(self.index_dir)
+        written: list[Path] = []
+        try:
+            for name, data in pdf_bytes.items():  # 1. PDF copies
+                path = self.pdf_dir / name
+                if not path.exists():
+                    written.append(path)
+                write_atomic(path, data)
+            index.write(self.index_dir, root=self.root)  # 2. the new index, not used yet
+            known = self.store.paper_shas()
+            known.update(shas or {})
+            self.store.apply_changes(  # 3. the catalog, in one transaction: the switch
+                papers=[(p, known.get(p.key, "")) for p in labelled.values()],
+                chunks=dict(chunks),
+                removed=removed,
+                files=files,
+                run=run,
+                generation=generation,
+            )
+        except BaseException as e:
+            self._undo(generation, index, written)
+            if is_disk_full(e):
+                raise LibraryError(
+                    f"Nothing was changed: {disk_full(self.root)}. The library is as it was "
+                    "before; free some space on that disk, then try again."
+                ) from e
+            raise
         self._state = LibraryState(labelled, index, generation)
-        self._write_bib(labelled.values())
-        self._remove_orphan_pdfs(labelled.values())
+        self._tidy(index, list(labelled.values()))
+
+    def _tidy(self, index: SearchIndex, papers: list[Paper]) -> None:
+        """4. After the commit: the new state is complete on disk, so a failure here (a full
+        disk) loses nothing; it is logged and done again by the next change."""
+        steps: tuple[tuple[str, Callable[[], None]], ...] = (
+            ("switching index/CURRENT", lambda: index.activate(self.index_dir, root=self.root)),
+            ("writing library.bib", lambda: self._write_bib(papers)),
+            ("removing replaced PDF copies", lambda: self._remove_orphan_pdfs(papers)),
+        )
+        for what, step in steps:
+            try:
+                step()
+            except (OSError, ResearchAssistantError) as e:
+                log.warning("%s: %s failed after the change was saved: %s", self.root, what, e)
+
+    def _undo(self, generation: str, index: SearchIndex, written: Sequence[Path]) -> None:
+        """Remove what a change wrote before its catalog commit failed (unless it did land)."""
+        with contextlib.suppress(Exception):
+            if self.store.meta("generation") == generation:
+                return  # the commit landed before the failure: everything written is in use
+        index.discard(self.index_dir, root=self.root)
+        for path in written:
+            with contextlib.suppress(OSError, ResearchAssistantError):
+                remove_inside(path, self.root)
 
     def _write_bib(self, papers: Iterable[Paper]) -> None:
         text = to_bibtex(sorted(papers, key=lambda p: p.key))
         write_atomic(self.root / "library.bib", text.encode("utf-8"))
 
     def _remove_orphan_pdfs(self, papers: Iterable[Paper]) -> None:
+        """PDF copies no paper points to, and temporary files; only regular files of pdfs/."""
         used = {p.pdf for p in papers if p.pdf}
-        for f in self.pdf_dir.glob("*.pdf"):
-            if f.name not in used:
-                f.unlink(missing_ok=True)
+        for f in self.pdf_dir.iterdir():
+            stale = f.name.startswith(TMP_PREFIX) or (
+                f.suffix.lower() == ".pdf" and f.name not in used
+            )
+            if stale and f.is_file() and not f.is_symlink():
+                with contextlib.suppress(OSError, ResearchAssistantError):
+                    remove_inside(f, self.root)

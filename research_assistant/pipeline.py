@@ -14,15 +14,15 @@ from dataclasses import replace
 from research_assistant.answer import prompts
 from research_assistant.answer.base import Answerer, AnswerRequest, Draft, RepairNote, SourcePassage
 from research_assistant.answer.registry import make_answerer
-from research_assistant.bib.write import to_bibtex
 from research_assistant.check import mentions as cite
 from research_assistant.check import verify
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.library import Library, LibraryState
 from research_assistant.models import Passage
 from research_assistant.report import references
+from research_assistant.report.exports import EXPORTERS, Document
 from research_assistant.results import VERIFIED, Answer, CheckedText, Citation, Reference
-from research_assistant.settings import load_settings
+from research_assistant.settings import CHECK_TEXT_MAX_CHARS, load_settings
 
 Step = Callable[[str], None]  # progress messages for the UI's status box
 SECOND_HAND_TOP_K = 5
@@ -48,7 +48,7 @@ def warm(lib: Library) -> None:
     that the first questions are as fast as the later ones (the app runs this in a thread)."""
     state = lib.state
     _ = state.resolver
-    verify.prepare(state.index.all_chunks())
+    _ = state.support_context  # reads every chunk once: the checker's cache is warm after
 
 
 def _check(
@@ -64,6 +64,7 @@ def _check(
         state.index.chunks_of,
         retrieved=retrieved,
         search=state.index.retrieve,
+        ctx=state.support_context,
     )
 
 
@@ -153,6 +154,7 @@ def ask(
         backend=answerer.backend,
         model=draft.model or answerer.model,
         repaired=repaired,
+        generation=state.generation,
     )
     answer = replace(answer, latency_ms=(time.perf_counter() - started) * 1000)
     result = answer.to_dict()
@@ -177,7 +179,14 @@ def ask(
 
 
 def check_text(lib: Library, text: str, user: str | None = None) -> CheckedText:
-    """Check every citation in ``text`` against the whole library; logged as a verify run."""
+    """Check every citation in ``text`` against the whole library; logged as a verify run.
+    A text over ``CHECK_TEXT_MAX_CHARS`` is refused: checking it would hold the shared process."""
+    if len(text) > CHECK_TEXT_MAX_CHARS:
+        raise ResearchAssistantError(
+            f"The text is {len(text):,} characters long, over the limit of "
+            f"{CHECK_TEXT_MAX_CHARS:,} characters per check: check it a chapter or a section "
+            "at a time."
+        )
     state = lib.state
     checked = _check(state, text, None)
     result = CheckedText(
@@ -198,25 +207,27 @@ def check_text(lib: Library, text: str, user: str | None = None) -> CheckedText:
     return result
 
 
-EXPORT_FORMATS = ("md", "html", "bib")
-
-
 def export(lib: Library, run_id: str, fmt: str) -> str:
-    """A logged answer or checked text as Markdown, HTML, or the BibTeX of the cited works."""
-    if fmt not in EXPORT_FORMATS:
-        raise ResearchAssistantError(f"Unknown export format {fmt!r}: use md, html or bib.")
+    """A logged answer or checked text in a format of ``report.exports.EXPORTERS``: Markdown,
+    HTML, or the BibTeX of the cited works."""
+    exporter = EXPORTERS.get(fmt)
+    if exporter is None:
+        raise ResearchAssistantError(
+            f"Unknown export format {fmt!r}: use one of {', '.join(EXPORTERS)}."
+        )
     run = lib.store.run(run_id)
     if run is None:
         raise ResearchAssistantError(
             f"No answer or checked text with id {run_id!r}: see the ids in the app's history "
             "or in the JSON output of ask/verify."
         )
-    cites = [Citation.from_dict(c) for c in run.get("citations", [])]
     refs = [Reference.from_dict(r) for r in run.get("references", [])]
-    if fmt == "bib":
-        cited = [p for r in refs if (p := lib.paper(r.key)) is not None]
-        return to_bibtex(cited, local=False)
     text = run.get("answer") if run.get("source") == "ask" else run.get("text", "")
-    title = run.get("question") or "Checked text"
-    render = references.to_markdown if fmt == "md" else references.to_html
-    return render(text or "", cites, refs, title=title)
+    document = Document(
+        title=run.get("question") or "Checked text",
+        text=text or "",
+        citations=[Citation.from_dict(c) for c in run.get("citations", [])],
+        references=refs,
+        cited=[p for r in refs if (p := lib.paper(r.key)) is not None],
+    )
+    return exporter.render(document).decode("utf-8")

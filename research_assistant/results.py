@@ -18,8 +18,13 @@ NOT_RETRIEVED = "not_retrieved"
 UNKNOWN_SOURCE = "unknown_source"
 AMBIGUOUS = "ambiguous"
 MALFORMED = "malformed"
+# The honest middle: the checker cannot settle the claim; never counted as verified.
+PARTIAL = "partial"  # one part of the claim is supported, another is not
+UNCERTAIN = "uncertain"  # support near the threshold: a reader should check the evidence
 STATUSES: tuple[str, ...] = (
     VERIFIED,
+    PARTIAL,
+    UNCERTAIN,
     UNSUPPORTED,
     NOT_RETRIEVED,
     UNKNOWN_SOURCE,
@@ -194,6 +199,9 @@ class Answer:
     model: str = ""
     latency_ms: float = 0.0
     repaired: bool = False
+    # The catalog generation of the one library state the answer was built from: retrieval,
+    # labels, checking and references all read that state, never a mix of two.
+    generation: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -208,6 +216,7 @@ class Answer:
             "backend": self.backend,
             "model": self.model,
             "repaired": self.repaired,
+            "generation": self.generation,
         }
 
 
@@ -215,7 +224,9 @@ __all__ = [
     "AMBIGUOUS",
     "MALFORMED",
     "NOT_RETRIEVED",
+    "PARTIAL",
     "STATUSES",
+    "UNCERTAIN",
     "UNKNOWN_SOURCE",
     "UNSUPPORTED",
     "VERIFIED",

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import sys
+import unicodedata
 from itertools import pairwise
-from typing import NamedTuple
+from pathlib import Path
+from typing import Any, NamedTuple
 
 import pytest
 from hypothesis import given, settings
@@ -237,6 +241,140 @@ CASES: list[tuple[str, list[W]]] = [
             W("[Smith, 2020; Jones]", "Jones", None, malformed="no year"),
         ],
     ),
+    # APA 7 and Chicago author-date forms (tests/data/citation_forms_dev.jsonl has them all)
+    (
+        "x (Department of Veterans Affairs, n.d., 2017a).",
+        [
+            W(
+                "(Department of Veterans Affairs, n.d., 2017a)",
+                "Department of Veterans Affairs",
+                None,
+                malformed="no date (n.d.)",
+            ),
+            W(
+                "(Department of Veterans Affairs, n.d., 2017a)",
+                "Department of Veterans Affairs",
+                "2017a",
+            ),
+        ],
+    ),
+    (
+        "Zhou (n.d., in press) found it.",
+        [
+            W("Zhou (n.d., in press)", "Zhou", None, malformed="no date (n.d.)"),
+            W("Zhou (n.d., in press)", "Zhou", None, malformed="no year (in press)"),
+        ],
+    ),
+    (
+        "x (Camus, 1942/2012, p. 3).",
+        [W("(Camus, 1942/2012, p. 3)", "Camus", "2012", locator="p. 3")],
+    ),
+    (
+        "x (Hoover [1972] 1984, 76).",
+        [W("(Hoover [1972] 1984, 76)", "Hoover", "1984", locator="76")],
+    ),
+    (
+        "x (World Health Organization [WHO], 2020).",
+        [W("(World Health Organization [WHO], 2020)", "World Health Organization", "2020")],
+    ),
+    (
+        "National Institute of Mental Health (NIMH, 2003) data.",
+        [
+            W(
+                "National Institute of Mental Health (NIMH, 2003)",
+                "National Institute of Mental Health",
+                "2003",
+            ),
+        ],
+    ),
+    (
+        "x (“Understanding Sensory Memory,” 2018).",
+        [W("(“Understanding Sensory Memory,” 2018)", "Understanding Sensory Memory", "2018")],
+    ),
+    (
+        "x (A. Smith, 2018; M. J. Smith, 2022).",
+        [
+            W("(A. Smith, 2018; M. J. Smith, 2022)", "Smith", "2018"),
+            W("(A. Smith, 2018; M. J. Smith, 2022)", "Smith", "2022"),
+        ],
+    ),
+    (
+        "x (O. Baston, personal communication, October 11, 2017).",
+        [W("(O. Baston, personal communication, October 11, 2017)", "Baston", "2017")],
+    ),
+    (
+        "x (Aalto 2000a; b).",
+        [W("(Aalto 2000a; b)", "Aalto", "2000a"), W("(Aalto 2000a; b)", "Aalto", "2000b")],
+    ),
+    (
+        "x (Chen et al., 2021; 2023a).",
+        [
+            W("(Chen et al., 2021; 2023a)", "Chen", "2021", et_al=True),
+            W("(Chen et al., 2021; 2023a)", "Chen", "2023a", et_al=True),
+        ],
+    ),
+    (
+        "x (Harris, 2009, as cited in Lewis, 2019).",
+        [
+            W("(Harris, 2009, as cited in Lewis, 2019)", "Harris", "2009"),
+            W("(Harris, 2009, as cited in Lewis, 2019)", "Lewis", "2019"),
+        ],
+    ),
+    (
+        "Miller (1953, as cited in Agrios, 2005) found it.",
+        [
+            W("Miller (1953, as cited in Agrios, 2005)", "Miller", "1953"),
+            W("Miller (1953, as cited in Agrios, 2005)", "Agrios", "2005"),
+        ],
+    ),
+    ("M. J. Smith (2022) found it.", [W("M. J. Smith (2022)", "Smith", "2022")]),
+    (
+        "Kapoor, Bloom, Montez, et al. (2017) found it.",
+        [W("Kapoor, Bloom, Montez, et al. (2017)", "Kapoor", "2017", "Bloom", et_al=True)],
+    ),
+    (
+        "Jones, Baker, and Smith (1990) found it.",
+        [W("Jones, Baker, and Smith (1990)", "Jones", "1990", "Baker")],
+    ),
+    ("Jones et al.'s (1990) sample", [W("Jones et al.'s (1990)", "Jones", "1990", et_al=True)]),
+    ("He et al. (2016) trained it.", [W("He et al. (2016)", "He", "2016", et_al=True)]),
+    (
+        "Richardson says (2020, 75) that",
+        [W("Richardson says (2020, 75)", "Richardson", "2020", locator="75")],
+    ),
+    (
+        "East Carolina University (2020) found it.",
+        [W("East Carolina University (2020)", "East Carolina University", "2020")],
+    ),
+    (
+        "- **Goldman Sachs (2023)**: AI could",
+        [W("Goldman Sachs (2023)", "Goldman Sachs", "2023")],
+    ),
+    (
+        "Suliman (2018), Gutiérrez (2012), and Medina and Reyes (2019) examined it.",
+        [
+            W("Suliman (2018)", "Suliman", "2018"),
+            W("Gutiérrez (2012)", "Gutiérrez", "2012"),
+            W("Medina and Reyes (2019)", "Medina", "2019", "Reyes"),
+        ],
+    ),
+    # an answer's links in parentheses: the whole parenthesis is the marker
+    (
+        "x ([Smith et al., 2020](https://x.org)).",
+        [W("([Smith et al., 2020](https://x.org))", "Smith", "2020", et_al=True)],
+    ),
+    (
+        "x ([Lee, 2021](https://a.org); [Wu, 2019](https://b.org)).",
+        [
+            W("([Lee, 2021](https://a.org); [Wu, 2019](https://b.org))", "Lee", "2021"),
+            W("([Lee, 2021](https://a.org); [Wu, 2019](https://b.org))", "Wu", "2019"),
+        ],
+    ),
+    ("x (GQA, [Ainslie et al., 2023](https://a.org)).", []),  # a link in prose is a link
+    ("Einstein (1905) and Bohr (1913) were right.", []),  # lone names beside nothing cited
+    ("Hurricane Katrina (2005) devastated it.", []),
+    ("The Beatles (1969) released it.", []),
+    ("results (n = 2020) here", []),
     # not citations
     ("numbered [1] style", []),
     ("numbered [1-3] style", []),
@@ -488,3 +626,124 @@ def test_one_megabyte_of_realistic_text() -> None:
 )
 def test_pathological_megabyte_completes(text: str) -> None:
     assert find_mentions(text) == ()
+
+
+# ---------------------------------------------------------------- author-date forms, scored
+# tests/data/citation_forms_dev.jsonl: author-date forms from the APA and Chicago manuals (as
+# quoted by library guides), natbib renderings and public language-model outputs, one source URL
+# a line; the finder is tuned on it. tests/data/heldout/citation_forms.jsonl was written by
+# someone else and is only ever scored, never read for tuning.
+# Print the figures: .venv/bin/python -m tests.test_citations [FILE.jsonl ...]
+
+DATA = Path(__file__).parent / "data"
+DEV_FORMS = DATA / "citation_forms_dev.jsonl"
+HELDOUT_FORMS = DATA / "heldout" / "citation_forms.jsonl"
+
+
+class Score(NamedTuple):
+    precision: float
+    recall: float
+    matched: int
+    found: int
+    expected: int
+
+
+def fold_name(name: str) -> str:
+    """Case, accents, apostrophes, hyphens and stray punctuation do not matter."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    letters = "".join(c for c in decomposed if not unicodedata.combining(c))
+    kept = "".join(c if c.isalnum() else " " if c.isspace() else "" for c in letters.casefold())
+    return " ".join(kept.split())
+
+
+def _spans(text: str, marker: str) -> list[tuple[int, int]]:
+    spans, at = [], text.find(marker)
+    while marker and at >= 0:
+        spans.append((at, at + len(marker)))
+        at = text.find(marker, at + 1)
+    return spans
+
+
+def score_forms(rows: list[dict[str, Any]]) -> Score:
+    """Micro precision and recall over the works of every text: a found work counts when an
+    expected one of the same text has its folded first author and year and a marker that
+    overlaps the found marker's span."""
+    matched = found = expected = 0
+    for row in rows:
+        text = row["text"]
+        wanted = [
+            (fold_name(e["first_author"]), e["year"], _spans(text, e["marker"]))
+            for e in row["expected"]
+        ]
+        used = [False] * len(wanted)
+        mentions = find_mentions(text)
+        found += len(mentions)
+        expected += len(wanted)
+        for m in mentions:
+            key = (fold_name(m.first_author), m.year)
+            for i, (name, year, spans) in enumerate(wanted):
+                overlaps = any(s < m.end and m.start < e for s, e in spans)
+                if not used[i] and (name, year) == key and overlaps:
+                    used[i] = True
+                    matched += 1
+                    break
+    return Score(
+        matched / found if found else 1.0,
+        matched / expected if expected else 1.0,
+        matched,
+        found,
+        expected,
+    )
+
+
+def load_forms(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def test_dev_forms_are_sourced_and_well_formed() -> None:
+    rows = load_forms(DEV_FORMS)
+    assert len(rows) >= 80
+    assert len({r["id"] for r in rows}) == len(rows)
+    for row in rows:
+        assert row["style"] in ("apa", "chicago", "llm", "none")
+        assert row["source"].startswith("http")
+        assert bool(row["expected"]) == (row["style"] != "none")
+        for e in row["expected"]:
+            assert e["marker"] in row["text"]
+
+
+def test_the_scorer_matches_author_year_and_marker() -> None:
+    rows = [
+        {
+            "text": "As shown (Müller, 2020) and (Lee, 2019).",
+            "expected": [
+                {"marker": "(Müller, 2020)", "first_author": "MULLER", "year": "2020"},
+                {"marker": "(Lee, 2019)", "first_author": "Lee", "year": "2018"},
+            ],
+        },
+        {"text": "Nothing (p < 0.05) here.", "expected": []},
+    ]
+    assert score_forms(rows) == Score(0.5, 0.5, 1, 2, 2)
+
+
+def test_dev_forms_precision_and_recall() -> None:
+    score = score_forms(load_forms(DEV_FORMS))
+    assert score.recall >= 0.95, score
+    assert score.precision >= 0.95, score
+
+
+def test_heldout_forms_keep_their_measured_floor() -> None:
+    """The held-out set was written by someone else before any tuning and was never used for
+    tuning: it was scored once, with the finder final, and its figures (119 of 122 found works
+    right, 119 of 124 expected works found) are recorded here as a floor, not a target."""
+    score = score_forms(load_forms(HELDOUT_FORMS))
+    assert score.precision >= 119 / 122, score
+    assert score.recall >= 119 / 124, score
+
+
+if __name__ == "__main__":
+    for name in sys.argv[1:] or [str(DEV_FORMS)]:
+        s = score_forms(load_forms(Path(name)))
+        print(
+            f"{name}: precision {s.precision:.3f} recall {s.recall:.3f} ({s.matched} matched, {s.found} found, {s.expected} expected)"
+        )

@@ -165,8 +165,32 @@ def test_refuses_with_no_passages() -> None:
     assert ExtractiveAnswerer().answer(AnswerRequest(DLA_QUESTION, ())).refused
 
 
-def test_threshold_is_a_share() -> None:
-    assert 0 < RELEVANCE_THRESHOLD < 1
+# Questions over DLA_REQUEST's passages, labelled by reading the passages: does any passage
+# answer it? The near-topic unanswerable ones share words with a passage ("fractal dimension",
+# "master", "workers") and score 0.32-0.39; the answerable lowest is 0.62 (wheat).
+RELEVANCE_CASES = [
+    ("What fractal dimension do DLA clusters have in two dimensions?", True),
+    ("What is the fractal dimension of DLA clusters in three dimensions?", True),
+    ("Does the fractal dimension depend on the lattice?", True),
+    ("What does the master do when a worker fails?", True),
+    ("Why are completed map tasks re-executed after a failure?", True),
+    ("Does post-anthesis heat stress change kernel number in wheat?", True),
+    ("What is the fractal dimension of a coastline?", False),
+    ("How large is a DLA cluster grown on a cubic lattice in four dimensions?", False),
+    ("When do workers send heartbeats to the master?", False),
+    ("How does drought affect maize yield?", False),
+    ("What is the boiling point of water at sea level?", False),
+]
+
+
+@pytest.mark.parametrize(("question", "answerable"), RELEVANCE_CASES)
+def test_relevance_threshold_separates_answerable_from_unanswerable(
+    question: str, answerable: bool
+) -> None:
+    request = AnswerRequest(question, DLA_REQUEST.passages)
+    best = max((s.context for s in extractive.rank_sentences(request)), default=0.0)
+    assert (best >= RELEVANCE_THRESHOLD) is answerable, best
+    assert ExtractiveAnswerer().answer(request).refused is not answerable
 
 
 def test_is_deterministic() -> None:
@@ -339,7 +363,8 @@ HYPHENATED = passage(
 
 
 def test_line_break_hyphens_are_joined_and_the_sentence_still_verifies() -> None:
-    from research_assistant.check.verify import SUPPORT_THRESHOLD, best_support
+    from research_assistant.check.support import best_support
+    from research_assistant.check.verify import SUPPORT_THRESHOLD
     from research_assistant.models import Chunk
 
     request = AnswerRequest("Which programs are automatically parallelized?", (HYPHENATED,))

@@ -192,6 +192,106 @@ def test_identifiers_are_sniffed_from_the_text(
     assert (info.doi, info.arxiv_id) == (doi, arxiv)
 
 
+# superscripts -------------------------------------------------------------------------------
+
+
+def _raised_pdf(path: Path) -> Path:
+    """Two lines written piece by piece: exponents and a footnote marker set smaller and raised,
+    a subscript set smaller and lowered, an ordinal raised."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    lines = [
+        [("We counted 10", 11, 0), ("3", 7, 4), (" stars in the word", 11, 0), ("1", 7, 4),
+         (" and 2.5 x 10", 11, 0), ("-22", 7, 4), (" kg.", 11, 0)],
+        [("Water is H", 11, 0), ("2", 7, -2.5), ("O since the 20", 11, 0), ("th", 7, 4),
+         (" century.", 11, 0)],
+    ]  # fmt: skip
+    for y, pieces in zip((100, 130), lines, strict=True):
+        x = 72.0
+        for text, size, rise in pieces:
+            page.insert_text((x, y - rise), text, fontsize=size, fontname="helv")
+            x += pymupdf.get_text_length(text, fontname="helv", fontsize=size)
+    doc.save(path)
+    return path
+
+
+def test_raised_exponents_and_markers_get_a_caret(tmp_path: Path) -> None:
+    path = _raised_pdf(tmp_path / "raised.pdf")
+    text = pdf.read_pdf(path).pages[0].text
+    assert text == (
+        "We counted 10^3 stars in the word^1 and 2.5 x 10^-22 kg.\n"
+        "Water is H2O since the 20th century.\n"  # a subscript and an ordinal stay as printed
+    )
+    with pymupdf.open(path) as doc:  # everything but the marks as the plain extraction has it
+        assert text.replace("^", "") == doc[0].get_text()
+
+
+def test_a_quote_with_a_caret_is_found_on_the_page(tmp_path: Path) -> None:
+    path = _raised_pdf(tmp_path / "raised.pdf")
+    rects = pdf.quote_rects(path, 1, "counted 10^3 stars in the word^1 and 2.5 x 10^-22 kg")
+    assert rects
+    assert "counted" in _text_in(path, 1, rects) and "kg" in _text_in(path, 1, rects)
+    assert pdf.page_png(path, 1, "10^3 stars") != pdf.page_png(path, 1)
+
+
+def test_corpus_exponents_keep_their_caret(corpus: Path) -> None:
+    text = " ".join(
+        " ".join(p.text.split()) for p in pdf.read_pdf(corpus / "1707.04066v1.pdf").pages
+    )
+    assert "106.6" not in text
+    assert "there are 10^6.6 NEOs larger than 10 meters" in text
+    assert "We find around 10^6.6 (or 3.5 × 10^6) NEOs" in text
+    assert "digest2 scores^1 greater" in text  # a footnote marker no longer glued to the word
+    assert "D. E. Trilling,^1, 2, 3, ∗F. Valdes,^4 L. Allen" in text
+    assert "2014 HA196" in text  # a subscript is left as the text layer has it
+    quote = "We find around 10^6.6 (or 3.5 × 10^6) NEOs larger than H=27.3"
+    assert pdf.quote_rects(corpus / "1707.04066v1.pdf", 6, quote)
+
+
+def test_corpus_negative_exponents_use_an_ascii_minus(corpus: Path) -> None:
+    text = " ".join(pdf.read_pdf(corpus / "1001._0908.0054.pdf").pages[0].text.split())
+    assert "ultra light (∼10^-22 eV)" in text
+    assert "10−22" not in text
+    # the page prints 10−22: the highlight looks for that
+    assert pdf.quote_rects(corpus / "1001._0908.0054.pdf", 1, "ultra light (∼10^-22 eV)")
+
+
+def test_a_footnote_marker_is_not_part_of_a_doi() -> None:
+    assert pdf._find_doi("Published as doi:10.1000/xyz-123^1 in 2020.") == "10.1000/xyz-123"
+
+
+def _unmarked(marked: str, plain: str) -> str:
+    """``marked`` with the marks read_pdf adds undone, aligned on ``plain``: a "^" that is not in
+    ``plain`` is dropped and a "-" standing for a minus sign becomes the minus sign again."""
+    out: list[str] = []
+    i = 0
+    for ch in marked:
+        if i < len(plain) and ch == plain[i]:
+            out.append(ch)
+            i += 1
+        elif ch == "-" and i < len(plain) and plain[i] == "\u2212":
+            out.append(plain[i])
+            i += 1
+        elif ch != "^":
+            out.append(ch)
+    return "".join(out)
+
+
+@pytest.mark.parametrize("name", [n for n, *_ in CORPUS_PDFS], ids=lambda v: v[:20])
+def test_only_the_marks_change_the_page_text(corpus: Path, name: str) -> None:
+    """Pages without a raised run read exactly as the plain extraction; the others differ only
+    by the marks, so offsets, chunks and highlights keep to the stored text."""
+    info = pdf.read_pdf(corpus / name)
+    with pymupdf.open(corpus / name) as doc:
+        for page, stored in zip(doc, info.pages, strict=True):
+            plain = page.get_text(flags=pdf._TEXT_FLAGS).translate(pdf._SAFE_FIXES)
+            if "<sup>" not in page.get_textpage(flags=pdf._TEXT_FLAGS).extractXHTML():
+                assert stored.text == plain
+            else:
+                assert _unmarked(stored.text, plain) == plain
+                assert len(stored.text) - len(plain) == stored.text.count("^") - plain.count("^")
+
+
 # highlighting --------------------------------------------------------------------------------
 
 

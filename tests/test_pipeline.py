@@ -12,7 +12,9 @@ from research_assistant import demo
 from research_assistant import store as store_mod
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.library import Library
+from research_assistant.models import Passage
 from research_assistant.pipeline import ask, check_text, export
+from research_assistant.results import Answer
 from tests.fakes import ScriptedAnswerer
 
 DLA = "Lindqvist and Haddad, 2021"
@@ -126,32 +128,88 @@ def test_check_text_and_export(demo_lib: Library) -> None:
         export(demo_lib, checked.id, "docx")
 
 
-def test_sixteen_threads_ask_while_another_ingests(tmp_path: Path, corpus: Path) -> None:
+# A question that the demo library answers and that the MapReduce paper, once ingested, also
+# matches: the retrieval of the two catalog generations differs, so a mix would show.
+MIXED_QUESTION = "fractal dimension of DLA clusters; what does the master do when a worker fails"
+
+
+def test_sixteen_threads_ask_while_another_ingests(
+    tmp_path: Path, corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each answer comes from one library state: its generation, its retrieved chunks and its
+    references all belong to the catalog before the ingest or to the one after, never both.
+
+    The 16 askers ask once before the ingest, once across it, once after it. The second ask of
+    each is held between retrieving (from the old index) and answering until the ingest has
+    swapped in the new state, so every one of them straddles the swap: an ask() that read the
+    library state twice would mix the two generations here every time, not by luck."""
     lib = Library.open(tmp_path / "lib")
     lib.ingest(demo.build_demo(tmp_path / "src"))
-    old_keys = {p.key for p in lib.papers()}
+    before = lib.state
     errors: list[BaseException] = []
-    answers = []
+    phases: list[list[Answer]] = [[], [], []]  # before, across, after the ingest
+    all_retrieved = threading.Barrier(17)  # the 16 second asks and the ingest
+    ingested = threading.Event()
+    holding = threading.local()
+    retrieve_old = before.index.retrieve
+
+    def retrieve_and_hold(query: str, top_k: int = 8) -> list[Passage]:
+        found = retrieve_old(query, top_k)
+        if getattr(holding, "on", False):  # once per second ask (the checker retrieves too)
+            holding.on = False
+            all_retrieved.wait()
+            ingested.wait()
+        return found
+
+    monkeypatch.setattr(before.index, "retrieve", retrieve_and_hold)
 
     def asker() -> None:
         try:
-            for _ in range(3):
-                answers.append(ask(lib, "fractal dimension of DLA clusters", backend="extractive"))
+            phases[0].append(ask(lib, MIXED_QUESTION, backend="extractive"))
+            holding.on = True
+            phases[1].append(ask(lib, MIXED_QUESTION, backend="extractive"))
+            phases[2].append(ask(lib, MIXED_QUESTION, backend="extractive"))
         except BaseException as e:
             errors.append(e)
+            all_retrieved.abort()  # the others stop waiting and fail too, instead of hanging
+
+    def ingest() -> None:
+        try:
+            all_retrieved.wait()
+            lib.ingest([corpus / "map-reduce.pdf"])
+        except BaseException as e:
+            errors.append(e)
+        finally:
+            ingested.set()
 
     threads = [threading.Thread(target=asker) for _ in range(16)]
-    ingest = threading.Thread(target=lib.ingest, args=([corpus / "map-reduce.pdf"],))
-    for t in [*threads, ingest]:
+    threads.append(threading.Thread(target=ingest))
+    for t in threads:
         t.start()
-    for t in [*threads, ingest]:
+    for t in threads:
         t.join()
     assert errors == []
-    assert lib.store.count("runs") == 48 == len(answers)
-    new_keys = {p.key for p in lib.papers()}
-    for a in answers:  # each answer saw the old or the new library, never a mix
-        assert {p.chunk.paper_key for p in a.retrieved} <= new_keys
-        assert any(p.chunk.paper_key in old_keys for p in a.retrieved)
+    after = lib.state
+    assert before.generation != after.generation
+    states = {s.generation: s for s in (before, after)}
+    retrieval = {
+        before.generation: [p.chunk.chunk_id for p in phases[0][0].retrieved],
+        after.generation: [p.chunk.chunk_id for p in phases[2][0].retrieved],
+    }
+    assert retrieval[before.generation] != retrieval[after.generation]
+    assert [a.generation for a in phases[0] + phases[1]] == [before.generation] * 32
+    assert [a.generation for a in phases[2]] == [after.generation] * 16
+    for a in phases[0] + phases[1] + phases[2]:
+        state = states[a.generation]
+        assert [p.chunk.chunk_id for p in a.retrieved] == retrieval[a.generation]
+        assert {p.chunk.chunk_id for p in a.retrieved} <= {
+            c.chunk_id for c in state.index.all_chunks()
+        }
+        assert {(r.key, r.label) for r in a.references} <= {
+            (k, p.label) for k, p in state.papers.items()
+        }
+        assert a.to_dict()["generation"] == a.generation
+    assert lib.store.count("runs") == 48
     store_mod.close(lib.root / "catalog.duckdb")
 
 

@@ -5,6 +5,15 @@
 year) so that the answerer can drop a paper's own markers and the evaluation can see a marker
 shown without a verdict.
 
+The forms covered are those of the APA (7th ed.) and Chicago (17th ed., author-date) manuals and
+those language models write when told to cite author-year: parenthetical "(Smith & Jones, 2020,
+p. 5)", "(Smith 2020, 45)", "[Smith et al., 2020; Lee, 2019]", "(see e.g. Smith, 2020a, b)";
+group authors "(World Health Organization [WHO], 2020)"; several dates "(Zhou, n.d., 2000, in
+press)", "(Aalto 2000a; b; c)"; reprints "(Camus, 1942/2012)", "(Hoover [1972] 1984, 76)";
+secondary sources "(Harris, 2009, as cited in Lewis, 2019)"; personal communications; titles
+in quotes; links an answer wraps in parentheses "([Smith et al., 2020](https://...))"; and the
+narrative forms of narrative.py. tests/data/citation_forms_dev.jsonl lists them with sources.
+
 Linear in the input: one pass over the brackets and parentheses keeps the innermost pair
 (at most MAX_MARKER characters, never inside Markdown code); small anchored regular
 expressions then parse each candidate. No pattern nests quantifiers over overlapping classes.
@@ -16,85 +25,38 @@ import bisect
 import re
 import unicodedata
 
+from research_assistant.check.citation_parts import (
+    OPENERS,
+    YEAR,
+    authors,
+    dates,
+    first_date,
+    rest_of,
+)
+from research_assistant.check.narrative import Work, group_before, narrative
 from research_assistant.results import Mention
-from research_assistant.text import PARTICLES
 
 __all__ = ["CITATION_LIKE", "NO_SPLIT", "OPENERS", "find_mentions", "other_markers"]
 
 MAX_MARKER = 400  # longest candidate parsed: a dozen works with locators fit with room to spare
-LOOKBACK = 80  # characters before "(2020)" searched for the names of a narrative citation
 
-_YEAR = re.compile(r"(?<![\w./\-–—])(1[5-9]\d\d|20\d\d)([a-z]?)(?![\w/]|[-–—]\d|\.\d)")
-_MORE_YEARS = re.compile(r" ?, ?(?:(1[5-9]\d\d|20\d\d)([a-z]?)|([a-z]))(?![\w./\-–—])")
-_NO_YEAR = re.compile(
-    r"(?<!\w)(n\. ?d\.?|no date|undated|in press|forthcoming|in preparation|in prep\."
-    r"|submitted|under review|to appear|unpublished)(?!\w)",
-    re.I,
-)
-_ET_AL = re.compile(r"\b(?:et\.? ?al|and (?:colleagues|others|co-?workers))\b\.?$", re.I)
-_SEP = re.compile(r" ?, ?(?:and |& ?)?| (?:and|&) ")
-_INITIALS = re.compile(r"(?:[A-Z]\.-? ?)+")
-_NAME_TOKEN = re.compile(r"[^\W\d_]+(?:['’./&\-][^\W\d_]+)*\.?")
-_LOCATOR = re.compile(
-    r"(?i:pp?|paras?|eqs?|equations?|figs?|figures?|tabs?|tables?|sects?|secs?|sections?|chs?"
-    r"|chaps?|chapters?|vols?|apps?|appendix|ll?|lines?|nn?|notes?|thms?|theorems?|lemmas?"
-    r"|props?|defs?|cols?|fols?)(?:\. ?| )\S|§"
-)
-_PAGES = re.compile(r"\d+(?: ?[-–—,] ?\d+)*")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.M)
 _BRACKET = re.compile(r"[\[\]()]")
 _DIGIT = re.compile(r"\d")
-
-
-def _words(words: str) -> frozenset[str]:
-    return frozenset(words.split())
-
-
-_CAPITAL_PARTICLES = _words("Le La De Van Von Du Da Di Del Den Der Ten Ter")
-_CONNECTORS = _words("of the for and on in und für et y")  # inside corporate names
-# Leading words of "(see Smith, 2020)", "(e.g., Smith, 2020)": skipped before the names.
-_PREFIX = _words(
-    "see also e.g. eg i.e. ie cf. cf compare for example instance a an the review reviews "
-    "reviewed in by from as following after adapted and but or especially notably originally "
-    "discussed described reported summarized summarised cited quoted data"
-)
-_CAPITAL_PREFIX = _words("see cf. cf e.g. eg compare also")
-# Capitalised words that start "(In 2019)", "(March 2020)", "(Table 2020)": never an author.
-_NOT_NAMES = _words(
-    "a an the this that these those we our it its they their he she i and or but in on at by of to "
-    "for from with since as until till after before during between around about circa ca c approx "
-    "approximately year years fig figs figure figures table tables tab eq eqs equation equations "
-    "sect sec section sections ch chap chapter appendix app p pp page pages vol volume no issue "
-    "ref refs note notes version ver release accessed retrieved published updated revised "
-    "copyright january february march april june july august september october november december "
-    "jan feb mar may "
-    "apr jun jul aug sep sept oct nov dec spring summer autumn fall monday tuesday wednesday "
-    "thursday friday saturday sunday total mean median sd se ci vs cf eg ie e.g i.e see also both "
-    "all each only today now then recently here there however thus fy ad bc ce bce"
-)
-# Words of _NOT_NAMES that are also common surnames (He, Fall, Both, Mean, Then, May, Ce...).
-_SURNAMES_TOO = _words("he she fall both mean then may ce ad jan all")
-# "Smith (2020)" alone is a citation only after a cue word or before a reporting verb, so that
-# "in Berlin (1998)" is not; "et al." and "A and B" forms need no cue.
-_CUES = _words("by to see cf. following")
-_VERBS = _words(
-    "showed shows show found finds reported reports proposed proposes demonstrated demonstrates "
-    "argued argues suggested suggests observed observes described describes introduced introduces "
-    "developed develops measured measures noted notes concluded concludes estimated estimates used "
-    "uses presented presents defined defines claimed claims studied studies investigated "
-    "investigates examined examines analysed analyzed derived derives computed obtained identified "
-    "predicted predicts discussed discusses reviewed provides provided established establishes "
-    "disagreed agreed recommended calculated confirmed extended simulated modelled modeled "
-    "attributed emphasised emphasized highlighted pointed stated wrote writes considered assumed "
-    "explained tested reached"
-)
-NO_SPLIT = _words(
+_QUOTES = re.compile(r"[\"“”]")  # a title in quotes stands for its author: ("Title," 2018)
+_ABBREV = re.compile(r" ?\[[A-Z][A-Za-z&.\-]{0,14}\]")  # (World Health Organization [WHO], 2020)
+_ORIGINAL = re.compile(r"\[(?:1[5-9]|20)\d\d\] ?")  # (Hoover [1972] 1984): the original date
+_SLASH = re.compile(r"(?<![\w/])(?:1[5-9]|20)\d\d/(?=(?:1[5-9]|20)\d\d(?![\w/]))")  # 1942/2012
+_PERSONAL = re.compile(r"\bpersonal communication\b", re.I)
+_ACRONYM = re.compile(r"[A-Z][A-Za-z]{1,9}")
+_LETTER_PART = re.compile(r"[a-z]")  # (Aalto 2000a; b; c)
+_LINK_DEST = re.compile(r"\(<?[^\s()<>]{1,300}>?\)")  # the (url) of a Markdown link
+# What may stand between two citations of one list: "A (2018), B (2019), and C (2020)"
+_BETWEEN = re.compile(r"[\s,;]*(?:(?:and|&|or|see also|see|cf\.|also)[\s,;]*)?", re.I)
+NO_SPLIT = frozenset(
     "al e.g i.e etc fig figs eq eqs ref refs sec sect secs chap ch vs cf approx no vol pp p tab "
-    "resp ca app para ed eds"
+    "resp ca app para ed eds".split()
 )
-OPENERS = "([{\"'“‘"
-
-Work = tuple[str, str, bool, str | None, str, str]  # first, second, et_al, year, locator, why
 
 
 def find_mentions(text: str) -> tuple[Mention, ...]:
@@ -102,6 +64,7 @@ def find_mentions(text: str) -> tuple[Mention, ...]:
     regions = _code_regions(text)
     starts = [s for s, _ in regions]
     found: list[Mention] = []
+    weak: list[list[Mention]] = []
     last_end = 0
     opened = {"[": -1, "(": -1}
     for m in _BRACKET.finditer(text):
@@ -115,30 +78,113 @@ def find_mentions(text: str) -> tuple[Mention, ...]:
             continue  # no opener, overlaps the previous marker, or too long to be a citation
         if _inside(regions, starts, i, j):
             continue  # inside inline code or a fenced block
-        mentions = _candidate(text, j, i + 1, last_end)
-        if mentions:
+        mentions, is_weak = _candidate(text, j, i + 1, last_end)
+        if is_weak:
+            weak.append(mentions)
+        elif mentions:
             found.extend(mentions)
             last_end = mentions[0].end
-    return tuple(found)
+    return tuple(_with_neighbours(text, found, weak) if weak else found)
 
 
-def _candidate(text: str, j: int, k: int, last_end: int) -> list[Mention]:
+def _with_neighbours(text: str, found: list[Mention], weak: list[list[Mention]]) -> list[Mention]:
+    """Weak narrative mentions ("Suliman (2018), ...") kept when a list joins them to a citation:
+    one pass forward, one back, so that a chain of them is kept from either end."""
+    groups: list[list[Mention]] = []
+    for m in found:
+        if groups and groups[-1][0].start == m.start:
+            groups[-1].append(m)
+        else:
+            groups.append([m])
+    ends = [g[0].end for g in groups]
+    firsts = [g[0].start for g in groups]
+    free = [w for w in weak if _disjoint(firsts, ends, w[0].start, w[0].end)]
+    merged = sorted(
+        [(g, True) for g in groups] + [(w, False) for w in free], key=lambda x: x[0][0].start
+    )
+    kept = [ok for _, ok in merged]
+    order = list(range(1, len(merged)))
+    for a, b in [(n - 1, n) for n in order] + [(n, n - 1) for n in reversed(order)]:
+        if kept[a] and not kept[b]:
+            lo, hi = sorted((a, b))
+            gap = text[merged[lo][0][0].end : merged[hi][0][0].start]
+            kept[b] = len(gap) <= 20 and bool(_BETWEEN.fullmatch(gap))
+    out: list[Mention] = []
+    for (group, _), ok in zip(merged, kept, strict=True):
+        if ok and (not out or out[-1].end <= group[0].start):
+            out.extend(group)
+    return out
+
+
+def _disjoint(firsts: list[int], ends: list[int], start: int, end: int) -> bool:
+    n = bisect.bisect_right(firsts, start)
+    return (n == 0 or ends[n - 1] <= start) and (n == len(firsts) or end <= firsts[n])
+
+
+def _candidate(text: str, j: int, k: int, last_end: int) -> tuple[list[Mention], bool]:
     marker = text[j:k]
     before, after = text[j - 1 : j], text[k : k + 1]
-    if marker[0] == "[" and (after == "(" or before == "!"):
-        return []  # a Markdown link or image: [text](url)
+    if marker[0] == "[" and before == "!":
+        return [], False  # a Markdown image
+    if marker[0] == "[" and after == "(":
+        return _linked(text, j, k, last_end)
     if marker[0] == "(" and (before in ("]", "/", "_", "=") or "://" in _token_before(text, j)):
-        return []  # a link destination or part of a URL
-    inner = unicodedata.normalize("NFC", marker[1:-1]).replace("*", "").replace("_", "")
-    inner = " ".join(inner.split())
+        return [], False  # a link destination or part of a URL
+    inner = _clean(marker[1:-1])
     if "://" in inner or "@" in inner or "www." in inner:
-        return []
-    if marker[0] == "(" and not _DIGIT.search(inner) and not _NO_YEAR.search(inner):
-        return []  # the common prose parenthesis, rejected cheaply
+        return [], False
+    if marker[0] == "(" and not _DIGIT.search(inner) and first_date(inner) is None:
+        return [], False  # the common prose parenthesis, rejected cheaply
     works = _parse_works(inner, bracket=marker[0] == "[")
+    if len(works) == 1 and marker[0] == "(" and _acronym(works[0][0]):
+        group = group_before(text, j, last_end, works[0][0])  # Ministry of Health (MoH, 2019)
+        if group is not None:
+            return [Mention(text[group[0] : k], group[0], k, group[1], *works[0][1:])], False
     if works:
-        return [Mention(marker, j, k, *w) for w in works]
-    return _narrative(text, j, k, inner, last_end)
+        return [Mention(marker, j, k, *w) for w in works], False
+    return narrative(text, j, k, inner, last_end, _tail_works)
+
+
+def _acronym(name: str) -> bool:
+    """ "NIMH", "MoH": mostly capitals, as a group author's abbreviation is."""
+    return bool(_ACRONYM.fullmatch(name)) and 2 * sum(c.isupper() for c in name) >= len(name)
+
+
+def _clean(inner: str) -> str:
+    """A bracket's content as the parsers read it: no emphasis marks, no quotes around a title,
+    no "[WHO]" after a group's name, only the later of "[1972] 1984" and "1942/2012"."""
+    inner = unicodedata.normalize("NFC", inner).replace("*", "").replace("_", "")
+    inner = _SLASH.sub("", _ORIGINAL.sub("", _ABBREV.sub("", _QUOTES.sub("", inner))))
+    return " ".join(inner.split())
+
+
+def _linked(text: str, j: int, k: int, last_end: int) -> tuple[list[Mention], bool]:
+    """A Markdown link [text](url) is no citation, unless an answer cites with links in
+    parentheses: "([Smith et al., 2020](url))", "([A, 2020](u); [B, 2021](v))". The marker is
+    the whole parenthesis, so that stripping it leaves no empty brackets behind."""
+    labels, pos = [text[j + 1 : k - 1]], k
+    if text[j - 1 : j] != "(":
+        return [], False
+    while (dest := _LINK_DEST.match(text, pos)) and pos - j < MAX_MARKER:
+        pos = dest.end()
+        if text.startswith(")", pos):
+            start, end = j - 1, pos + 1
+            works = [w for label in labels for w in _parse_works(_clean(label), bracket=False)]
+            if works:
+                return [Mention(text[start:end], start, end, *w) for w in works], False
+            if len(labels) > 1:
+                return [], False
+            return narrative(text, start, end, _clean(labels[0]), last_end, _tail_works)
+        close = text.find("]", pos + 3, j + MAX_MARKER) if text.startswith("; [", pos) else -1
+        if close < 0:
+            return [], False
+        labels.append(text[pos + 3 : close])
+        pos = close + 1
+    return [], False
+
+
+def _tail_works(tail: str) -> list[Work]:
+    return [w for level, w in _parse_part(tail, bracket=False) if level == 2]
 
 
 def _token_before(text: str, j: int) -> str:
@@ -149,163 +195,58 @@ def _token_before(text: str, j: int) -> str:
 def _parse_works(inner: str, bracket: bool) -> list[Work]:
     """Works in a bracket's content. A year-less name counts only beside a real citation, or
     in a bracket that looks like one ("[Smith et al.]", "[Smith, ]")."""
-    parts = [p for part in inner.split(";") for p in _parse_part(part.strip(), bracket)]
+    parts: list[tuple[int, Work]] = []
+    for part in inner.split(";"):
+        part = part.strip()
+        last = parts[-1][1] if parts and parts[-1][0] == 2 and parts[-1][1][0] else None
+        parts.extend((last and _more_dates(part, last)) or _parse_part(part, bracket))
     if any(level == 2 for level, _ in parts):
         return [w for _, w in parts]
     return [w for level, w in parts if level == 1 and bracket]
+
+
+def _more_dates(part: str, last: Work) -> list[tuple[int, Work]]:
+    """Dates alone after a work are more works of its authors: natbib's "(Chen et al., 2021;
+    2023a)", "(Zhang et al., 2023a;b)", CSL's "(Aalto 2000a; b; c)"."""
+    year = last[3]
+    if year and year[4:] and _LETTER_PART.fullmatch(part):
+        return [(2, (*last[:3], year[:4] + part, "", ""))]
+    if first_date(part) != 0:
+        return []
+    found, end = dates(part, 0)
+    locator, tail, _ = rest_of(part[end:])
+    return [] if tail else [(2, (*last[:3], y, locator, why)) for y, why in found]
 
 
 def _parse_part(part: str, bracket: bool, depth: int = 0) -> list[tuple[int, Work]]:
     """(level, work) pairs: level 2 a citation, 1 a likely one with no year, 0 a bare name."""
     if not part or depth > 20:
         return []
-    y, nd = _YEAR.search(part), _NO_YEAR.search(part)
-    if nd and (y is None or nd.start() < y.start()):
-        names = _authors(part[: nd.start()])
-        if names is None:
-            return []
-        said = nd.group(1).lower()
-        why = f"no date ({said})" if said[0] in "nu" and said != "unpublished" else ""
-        return [(2, (*names, None, "", why or f"no year ({said})"))]
-    if y is None:
-        names = _authors(part)
+    personal = _PERSONAL.search(part)  # (O. Baston, personal communication, October 11, 2017)
+    if personal:
+        names = authors(part[: personal.start()])
+        years = [m.group(1) for m in YEAR.finditer(part, personal.end())]
+        return [(2, (*names, years[-1], "", ""))] if names and years else []
+    at = first_date(part)
+    if at is None:
+        names = authors(part)
         if names is None:
             return []
         return [(1 if names[2] or part.endswith(",") else 0, (*names, None, "", "no year"))]
-    names, why = _authors(part[: y.start()]), ""
+    names, why = authors(part[:at]), ""
     if names is None:
-        if not (bracket and part[: y.start()].strip() == ","):
+        if not (bracket and part[:at].strip() == ","):
             return []
         names, why = ("", "", False), "no author"
-    years, locator, tail, separated = _years(y, part)
+    found, end = dates(part, at)
+    locator, tail, separated = rest_of(part[end:])
     more: list[tuple[int, Work]] = []
     if tail:  # "(Smith, 2020, Jones, 2021)" or "(Smith, 2020, and references therein)"
         nxt = tail[4:] if tail.startswith("and ") else tail.removeprefix("& ")
         more = [w for w in _parse_part(nxt, bracket, depth + 1) if w[0] == 2]
         if not (more or bracket or separated):
             return []  # "(Smith 2020 showed that)" is prose, not a citation
-    return [(2, (*names, year, locator, why)) for year in years] + more
-
-
-def _years(y: re.Match[str], part: str) -> tuple[list[str], str, str, bool]:
-    """The years from match ``y`` on ("2020a, b", "2020, 2021"), then the locator or the tail."""
-    years = [y.group(1) + y.group(2)]
-    rest = part[y.end() :]
-    while m := _MORE_YEARS.match(rest):
-        years.append(m.group(1) + m.group(2) if m.group(1) else y.group(1) + m.group(3))
-        rest = rest[m.end() :]
-    rest = rest.strip()
-    separated = rest[:1] in (",", ":")
-    rest = rest.lstrip(",: ").rstrip(",; ")
-    if _LOCATOR.match(rest) or _PAGES.fullmatch(rest):
-        return years, rest, "", separated
-    return years, "", rest, separated
-
-
-def _authors(text: str) -> tuple[str, str, bool] | None:
-    """(first, second, et_al) from "see Smith, Jones and Lee", or None if it names no one."""
-    tokens = text.strip().rstrip(",").strip().split(" ")
-    i = 0
-    while i < min(len(tokens) - 1, 6) and _is_prefix(tokens[i]):
-        i += 1
-    names = " ".join(tokens[i:])
-    m = _ET_AL.search(names)
-    if m:
-        names = names[: m.start()].rstrip(" ,")
-    parts = [p for p in _SEP.split(names) if p and not _INITIALS.fullmatch(p)]
-    if len(parts) > 1 and any(_lower_word(t) for p in parts for t in p.split()):
-        parts = [names]  # "Department of Health and Social Care" is one corporate author
-    # "He et al., 2025" and "[Fall, 2020]": a surname that is also a common word counts when
-    # the citation shape is unmistakable (et al., or a comma before the year)
-    shaped = bool(m) or text.rstrip().endswith(",")
-    if not parts or not all(_is_name(p, shaped) for p in parts):
-        return None
-    return parts[0], parts[1] if len(parts) > 1 else "", bool(m)
-
-
-def _is_prefix(token: str) -> bool:
-    word = token.rstrip(",:").lower()
-    return word in _PREFIX and (token[0].islower() or word in _CAPITAL_PREFIX)
-
-
-def _capital(token: str) -> bool:
-    """Starts like a name: upper-case or caseless (CJK) letter; d'Alembert, O'Neil count."""
-    if len(token) > 2 and token[1] in "'’" and token[0] in "dlDLoO":
-        token = token[2:]
-    return token[0].isalpha() and not token[0].islower()
-
-
-def _lower_word(token: str) -> bool:
-    return not _capital(token) and token not in PARTICLES
-
-
-def _is_name(name: str, shaped: bool = False) -> bool:
-    tokens = name.split()
-    if not tokens or len(tokens) > 10 or len(name) > 120:
-        return False
-    first = tokens[0].rstrip(".").lower()
-    if first in _NOT_NAMES and not (shaped and first in _SURNAMES_TOO):
-        return False
-    if not _capital(tokens[-1]):
-        return False
-    return all(
-        _NAME_TOKEN.fullmatch(t) and (_capital(t) or t in PARTICLES or (n > 0 and t in _CONNECTORS))
-        for n, t in enumerate(tokens)
-    )
-
-
-def _narrative(text: str, j: int, k: int, inner: str, last_end: int) -> list[Mention]:
-    """ "Smith et al. (2020)": a parenthesis holding only years, after the names."""
-    y = _YEAR.match(inner)
-    if y is None:
-        return []
-    years, locator, tail, _ = _years(y, inner)
-    lo = max(last_end, j - LOOKBACK)
-    window = text[lo:j]
-    tokens: list[tuple[int, str]] = []
-    cursor = len(window)
-    for token in reversed(window.rsplit(None, 8)[-8:]):  # the last eight words, with offsets
-        cursor = window.rfind(token, 0, cursor)
-        tokens.insert(0, (lo + cursor, token))
-    words = [t.lstrip(OPENERS + "*_").rstrip("*_") for _, t in tokens]
-    i = len(words) - 1
-    et_al = i >= 1 and words[i].lower() in ("al.", "al") and words[i - 1].lower() in ("et", "et.")
-    if tail or i < 0 or (et_al and i < 2):
-        return []
-    first = _narrative_name(words, i - 2 if et_al else i)
-    if first is None:
-        return []
-    start, name = first
-    second = ""
-    if not et_al and start >= 2 and words[start - 1] in ("and", "&"):
-        other = _narrative_name(words, start - 2)
-        if other is not None:
-            second, (start, name) = name, other
-    cue = start > 0 and words[start - 1].lower() in _CUES
-    if not (et_al or second or cue or " " in name):  # "van der Berg" is surely a name
-        verb = re.match(r"\s*([^\W\d_]+)", text[k : k + 40])
-        if not (verb and verb.group(1).lower() in _VERBS) and not name.endswith(("'s", "’s")):
-            return []
-    name = name.removesuffix("'s").removesuffix("’s")
-    pos, token = tokens[start]
-    pos += len(token) - len(token.lstrip(OPENERS))
-    return [Mention(text[pos:k], pos, k, name, second, et_al, yr, locator) for yr in years]
-
-
-def _narrative_name(words: list[str], i: int) -> tuple[int, str] | None:
-    """(index of the first word, name) of the name ending at ``words[i]``, particles kept."""
-    if i < 0:
-        return None
-    word = words[i].rstrip(",")
-    bare = word.removesuffix("'s").removesuffix("’s")
-    if not (bare and _NAME_TOKEN.fullmatch(bare) and _capital(bare)) or bare.endswith("."):
-        return None
-    if bare.lower() in _NOT_NAMES:
-        return None
-    start = i
-    while start > 0 and (words[start - 1] in PARTICLES or words[start - 1] in _CAPITAL_PARTICLES):
-        start -= 1
-    return start, " ".join([*words[start:i], word])
+    return [(2, (*names, year, locator, why or said)) for year, said in found] + more
 
 
 def _code_regions(text: str) -> list[tuple[int, int]]:

@@ -153,7 +153,9 @@ def authors_under_title(first_page: str, title: str) -> tuple[Name, ...]:
     Search", a figure label in pasa.pdf), and never after a full author list (the addresses
     under 1707.04066's eight authors: "P.O. Box", "South Africa").
     """
-    lines = first_page.splitlines()[:_HEAD_LINES]
+    # the rules below read affiliation marks as the page prints them ("Xi1,2", "Wang†"); the
+    # reader writes raised marks as "Xi^1,2"
+    lines = first_page.replace("^", "").splitlines()[:_HEAD_LINES]
     start = _title_end(lines, title)
     if start is None:
         return ()

@@ -55,7 +55,7 @@ class Readers:
     and used once by ``read``. Always ``close()`` them (or use ``with``)."""
 
     def __init__(self, workers: int) -> None:
-        package_root = str(Path(__file__).resolve().parent.parent)
+        package_root = str(Path(__file__).resolve().parents[2])  # the folder holding the package
         self._env = {**os.environ, "PYTHONPATH": os.pathsep.join(
             p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p
         )}  # fmt: skip

@@ -2,8 +2,9 @@
 
 Pure. Formatting is hand-rolled APA 7 (author-year) rather than citeproc-py: citeproc-py needs
 lxml and bundles no APA style, and the a/b suffixes must be the library's own labels, which a
-CSL processor would recompute. Everything from PDFs or BibTeX is untrusted: the HTML export
-escapes every string and links only https://doi.org/ DOIs.
+CSL processor would recompute. Everything from PDFs, BibTeX or a model is untrusted: the HTML
+export escapes every string and links only https://doi.org/ DOIs; the Markdown export shows no
+raw HTML and forms no link from it (``_inert``), and links only DOIs and http(s) addresses.
 """
 
 from __future__ import annotations
@@ -12,13 +13,15 @@ import html
 import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from research_assistant.models import Name, Paper
 from research_assistant.results import (
     AMBIGUOUS,
     MALFORMED,
     NOT_RETRIEVED,
+    PARTIAL,
+    UNCERTAIN,
     UNKNOWN_SOURCE,
     UNSUPPORTED,
     VERIFIED,
@@ -31,6 +34,8 @@ from research_assistant.text import fold
 STATUS_STYLE: Mapping[str, tuple[str, str]] = MappingProxyType(
     {
         VERIFIED: ("✅", "verified"),
+        PARTIAL: ("◐", "partly supported: check the evidence"),
+        UNCERTAIN: ("❔", "uncertain: check the evidence"),
         UNSUPPORTED: ("⚠", "unsupported"),
         NOT_RETRIEVED: ("⏸", "not retrieved"),
         UNKNOWN_SOURCE: ("❓", "unknown source"),
@@ -43,6 +48,8 @@ STATUS_STYLE: Mapping[str, tuple[str, str]] = MappingProxyType(
 STATUS_COLOURS: Mapping[str, tuple[str, str]] = MappingProxyType(
     {
         VERIFIED: ("#1a7f37", "#dafbe1"),
+        PARTIAL: ("#0a6b60", "#d8f5f0"),
+        UNCERTAIN: ("#7d4e00", "#fff8c5"),
         UNSUPPORTED: ("#b35900", "#fff1e0"),
         NOT_RETRIEVED: ("#57606a", "#eaeef2"),
         UNKNOWN_SOURCE: ("#8250df", "#fbefff"),
@@ -175,9 +182,49 @@ def _markers(citations: Sequence[Citation]) -> dict[tuple[int, int], list[Citati
     return dict(sorted(out.items()))
 
 
+# Markdown that would reach outside the text: a character reference ("&lt;", which would become
+# "<" only after escaping), and a "]" that closes link text before "(url)", "[ref]" or a
+# link definition ("]: url") -- with a space between for older renderers.
+_ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
+_LINK_TEXT_END = re.compile(r"\](?=\s*[(\[:])")
+_WEB = ("http", "https")
+
+
+def _inert(text: str) -> str:
+    """Text from a PDF, BibTeX or a model, made inert for any Markdown reader: raw HTML
+    (``<script>``, ``<img onerror=...>``) is shown as text ("<" becomes "&lt;"), and no link,
+    image or link definition can be formed (``[x](javascript:...)`` keeps its ``]`` escaped).
+    Emphasis and headings are left alone: they only style the text, which then reads as written."""
+    text = _ENTITY.sub("&amp;", text.replace("\\", "\\\\")).replace("<", "&lt;")
+    return _LINK_TEXT_END.sub(r"\\]", text)
+
+
 def _md(text: str) -> str:
-    """One line, safe inside a Markdown list item or quote."""
-    return " ".join(text.split()).replace("|", "\\|")
+    """One line, inert (``_inert``), safe inside a Markdown list item, table or quote."""
+    return _inert(" ".join(text.split())).replace("|", "\\|")
+
+
+def _code(text: str) -> str:
+    """A code span: its text is shown as written (no escape, entity or HTML is read in it)."""
+    text = " ".join(text.split())
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _reference_md(r: Reference) -> str:
+    """A reference, inert, whose DOI or http(s) address (the end of ``format_reference``) is an
+    autolink; an address with any other scheme (``javascript:``) stays text."""
+    shown, address = r.text, f"https://doi.org/{r.doi}" if r.doi else r.url
+    if address and shown.endswith(address):
+        shown = shown[: -len(address)].rstrip()
+    if r.doi:
+        href = "https://doi.org/" + quote(r.doi, safe="/:;()._-")
+    elif urlsplit(r.url).scheme.lower() in _WEB and urlsplit(r.url).netloc:
+        href = quote(r.url, safe="/:;?#[]@!$&'()*+,=%~-._")
+    else:
+        return _md(f"{shown} {address}" if address else shown)
+    return f"{_md(shown)} <{href}>"
 
 
 def to_markdown(
@@ -191,18 +238,18 @@ def to_markdown(
         pos = max(pos, end)
     parts.append(text[pos:])
     lines = [f"# {_md(title)}", ""] if title else []
-    lines += ["".join(parts).rstrip(), "", "## References", ""]
+    lines += [_inert("".join(parts).rstrip()), "", "## References", ""]
     for r in references:
         verdicts = " ".join(STATUS_STYLE[s][0] for s in r.statuses)
         pages = ", ".join(f"p. {p}" for p in r.pages)
-        lines.append(f"- {_md(r.text)} — {verdicts}" + (f" ({pages})" if pages else ""))
+        lines.append(f"- {_reference_md(r)} — {verdicts}" + (f" ({pages})" if pages else ""))
     if not references:
         lines.append("_No library paper was cited._")
     lines += ["", "## Verification appendix", ""]
     for i, c in enumerate(citations, 1):
         symbol, label = STATUS_STYLE[c.status]
-        where = c.paper_key or c.via or "—"
-        lines.append(f"{i}. `{_md(c.mention.marker)}` {symbol} **{label}** ({where})")
+        where = _md(c.paper_key or c.via or "—")
+        lines.append(f"{i}. {_code(c.mention.marker)} {symbol} **{label}** ({where})")
         lines.append(f"   - claim: {_md(c.claim) or '—'}")
         if c.evidence:
             lines.append(f"   - evidence (p. {c.evidence.page}): > {_md(c.evidence.text)}")

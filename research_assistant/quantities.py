@@ -1,0 +1,321 @@
+"""Numbers as values: the one number reader of the checker and the answerer (pure).
+
+"891 seconds", "1,800 machines", "3.5 × 10^6", "3.5e6", "10⁶·⁶", "44%", "forty-four percent",
+"ten thousand", "a dozen", "twice", "half", "about 1 TB", "over 20", "3–5 GB", "1.2 ± 0.1 mm"
+are each read into a ``Quantity``: a value (with its range and the precision the writer stated),
+a unit of a known dimension (SI prefixes applied), whether it is approximate or a bound, and the
+words around it (its role: "235 languages" and "350 languages" stand in the same role).
+
+Numbers in words go through ``text_to_num`` (alpha2digit, a compiled, well-kept parser of
+number words in eight languages) after a small table of words it leaves alone ("a dozen",
+"twice", "half", scale words after digits). Every pattern here is linear: no nested quantifiers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from text_to_num import alpha2digit
+
+__all__ = ["Quantity", "agree", "counterpart", "quantities"]
+
+
+@dataclass(frozen=True)
+class Quantity:
+    value: float
+    low: float  # the range the writer stated (== value for a single number)
+    high: float
+    tol: float  # half a unit of the last digit written, in the quantity's own scale
+    unit: str  # canonical unit of its dimension ("s", "B", "m", "%", "x", ...), "" for a count
+    text: str  # as written (after number words became digits)
+    role: frozenset[str] = frozenset()  # content words next to it
+    approx: bool = False
+    bound: str = ""  # ">" (over, at least), "<" (under, up to), "" exact
+    from_words: bool = False
+
+
+_SUPER = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺·", "0123456789-+.")
+_SUPER_RUN = re.compile(r"(?<=\d)([⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺][⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺·]*)")
+_MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\u2009": " ", "\u202f": " "})
+# Words text_to_num leaves alone: multipliers and fractions.
+_WORD_VALUES = {
+    "a dozen": "12",
+    "dozen": "12",
+    "twice": "2 times",
+    "double": "2 times",
+    "doubled": "2 times",
+    "thrice": "3 times",
+    "triple": "3 times",
+    "tripled": "3 times",
+    "half a": "0.5",
+    "half": "50 %",
+    "a third": "33.3 %",
+    "one third": "33.3 %",
+    "a quarter": "25 %",
+    "one quarter": "25 %",
+    "three quarters": "75 %",
+    "a hundred": "100",
+    "a thousand": "1000",
+    "a million": "1000000",
+    "a billion": "1000000000",
+}
+_WORDS = re.compile(r"\b(" + "|".join(sorted(_WORD_VALUES, key=len, reverse=True)) + r")\b", re.I)
+# "3/4 of the papers": a share, read as a percentage.
+_FRACTION = re.compile(r"(?<![\d/])([1-9])/([2-9]|10)(?![\d/])(?=\s+of\b)")
+_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*(thousand|million|billion|trillion)\b", re.I)
+# alpha2digit reads "3.5 million" as "3.5 1000000": a decimal then a bare power of a thousand.
+_SPLIT_SCALE = re.compile(r"(\d+\.\d+) (1000|1000000|1000000000|1000000000000)\b")
+_SMALL = "one two three four five six seven eight nine ten".split()
+
+_NUM = r"[-+]?(?:\d{1,3}(?:[, ]\d{3})+(?![\d.])|\d+|(?=\.\d))(?:\.\d+)?"
+_TOKEN = re.compile(
+    rf"(?<![\w.^/@])(?<![^\W\d_]-)(?P<num>{_NUM})"
+    r"(?:(?P<sci>\s?[×x*·]\s?10\^?(?P<exp1>[-+]?\d+(?:\.\d+)?))|[eE](?P<exp2>[-+]?\d{1,3})\b"
+    r"|\^(?P<pow>[-+]?\d+(?:\.\d+)?))?"
+    rf"(?:[x%]?\s?(?:-|to)\s?(?P<hi>{_NUM})(?![\d,]))?"
+    r"(?:\s?±\s?(?P<pm>\d+(?:\.\d+)?))?"
+    r"(?P<suffix>[kKMB](?![\w]))?"
+)
+_UNIT_WORD = re.compile(r"\s?(%|[A-Za-zµ°˚]+)")
+_BEFORE = re.compile(r"([\w~≈<>≥≤.]+(?:\s+[\w.]+)?)\s*$")
+_APPROX = frozenset(
+    "about approximately around roughly nearly almost circa ca. ca some ~ ≈ approx approx.".split()
+)
+_LOWER = frozenset("over above exceeding exceeds more least > ≥ beyond".split())
+_UPPER = frozenset("under below less most up < ≤ within".split())
+_NOT_A_VALUE = frozenset(
+    "figure fig fig. figs table tab tab. section sect sect. sec sec. equation eq eq. eqs chapter "
+    "ch. page p. pp. pp step algorithm line lines appendix ref ref. refs version v.".split()
+)
+_ROLE_STOP = frozenset(
+    "the a an of and or in on at to for with by from as is are was were be been than that this "
+    "these those its their our we it about approximately around over under up more less nearly "
+    "almost roughly only some each per".split()
+)
+
+# unit (folded) -> (canonical unit, factor)
+_UNITS: dict[str, tuple[str, float]] = {}
+
+
+def _add(canonical: str, factor: float, *names: str) -> None:
+    for name in names:
+        _UNITS[name] = (canonical, factor)
+
+
+_add("%", 1.0, "%", "percent", "per cent", "percentage", "pct")
+_add("x", 1.0, "x", "times", "fold", "×")
+_add("s", 1.0, "s", "sec", "secs", "second", "seconds")
+_add("s", 1e-3, "ms", "millisecond", "milliseconds")
+_add("s", 1e-6, "us", "µs", "μs", "microsecond", "microseconds")
+_add("s", 1e-9, "ns", "nanosecond", "nanoseconds")
+_add("s", 60.0, "min", "mins", "minute", "minutes")
+_add("s", 3600.0, "h", "hr", "hrs", "hour", "hours")
+_add("s", 86400.0, "day", "days")
+_add("s", 604800.0, "week", "weeks")
+_add("B", 1.0, "byte", "bytes")
+_add("B", 1e3, "kb", "kbyte", "kbytes", "kilobyte", "kilobytes")
+_add("B", 1e6, "mb", "mbyte", "mbytes", "megabyte", "megabytes")
+_add("B", 1e9, "gb", "gbyte", "gbytes", "gigabyte", "gigabytes")
+_add("B", 1e12, "tb", "terabyte", "terabytes")
+_add("B", 1e15, "pb", "petabyte", "petabytes")
+_add("bit", 1.0, "bit", "bits")
+_add("m", 1.0, "m", "meter", "meters", "metre", "metres")
+_add("m", 1e3, "km", "kilometer", "kilometers", "kilometre", "kilometres")
+_add("m", 1e-2, "cm", "centimeter", "centimeters")
+_add("m", 1e-3, "mm", "millimeter", "millimeters")
+_add("m", 1e-6, "um", "µm", "μm", "micron", "microns", "micrometer", "micrometers")
+_add("m", 1e-9, "nm", "nanometer", "nanometers")
+_add("pc", 1.0, "pc", "parsec", "parsecs")
+_add("pc", 1e3, "kpc")
+_add("pc", 1e6, "mpc")
+_add("g", 1.0, "g", "gram", "grams")
+_add("g", 1e3, "kg", "kilogram", "kilograms")
+_add("g", 1e-3, "mg", "milligram", "milligrams")
+_add("Hz", 1.0, "hz")
+_add("Hz", 1e3, "khz")
+_add("Hz", 1e6, "mhz")
+_add("Hz", 1e9, "ghz")
+_add("eV", 1.0, "ev")
+_add("eV", 1e3, "kev")
+_add("eV", 1e6, "mev")
+_add("eV", 1e9, "gev")
+_add("°C", 1.0, "°c", "˚c", "degc", "celsius")
+# Short units written with capitals; any other short capitalised word is not a unit ("US").
+_CAPS_UNITS = frozenset("kb mb gb tb pb hz khz mhz ghz ev kev mev gev °c".split())
+_SUFFIX = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9}
+# "one terabyte", "two seconds": small number words count only before a unit (alpha2digit leaves
+# them as words, and "one of the workers" states no value).
+_UNIT_NAMES = sorted((u for u in _UNITS if len(u) > 1 and u.isalpha()), key=len, reverse=True)
+_SMALL_UNIT = re.compile(
+    r"(?<![\w-])(" + "|".join(_SMALL) + r") (?=(?:" + "|".join(_UNIT_NAMES) + r")\b)", re.I
+)
+_NUMBER_WORD = re.compile(
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
+    r"eighty|ninety|hundred|thousand|million|billion|point)\b",
+    re.I,
+)
+
+
+def _normalise(text: str, small_words: bool = False) -> str:
+    text = unicodedata.normalize("NFC", text).translate(_MINUS)
+    text = _SUPER_RUN.sub(lambda m: "^" + m.group(1).translate(_SUPER), text)
+    text = _WORDS.sub(lambda m: _WORD_VALUES[m.group(1).lower()], text)
+    text = _FRACTION.sub(lambda m: f"{100 * int(m.group(1)) / int(m.group(2)):.1f} %", text)
+    text = re.sub(r"(?<=\w)-fold\b", " fold", text)
+    text = _SCALED.sub(lambda m: _scaled(m.group(1), _SCALE[m.group(2).lower()]), text)
+    if _NUMBER_WORD.search(text):
+        with contextlib.suppress(ValueError, RuntimeError):  # an odd input must not stop a check
+            text = alpha2digit(text, "en", threshold=0 if small_words else 3)
+        text = _SMALL_UNIT.sub(lambda m: f"{_SMALL.index(m.group(1).lower()) + 1} ", text)
+    return _SPLIT_SCALE.sub(lambda m: _scaled(m.group(1), float(m.group(2))), text)
+
+
+def _scaled(number: str, factor: float) -> str:
+    """ "3.5" and a million as "3.5e6": the precision the writer gave stays with the number."""
+    return f"{number}e{round(math.log10(factor))}"
+
+
+def _decimals(number: str) -> int:
+    return len(number.partition(".")[2])
+
+
+def _role(text: str, start: int, end: int) -> frozenset[str]:
+    before = re.findall(r"[^\W\d_]+", text[max(0, start - 30) : start].lower())[-2:]
+    after = re.findall(r"[^\W\d_]+", text[end : end + 40].lower())[:3]
+    return frozenset(w[:6] for w in (*before, *after) if w not in _ROLE_STOP and len(w) > 1)
+
+
+def quantities(text: str, *, small_words: bool = False) -> tuple[Quantity, ...]:
+    """Every number in ``text`` that states a value (figure and section numbers are not).
+    Number words below ten count only before a unit ("one terabyte"; "one of the workers"
+    states no value) unless ``small_words``: evidence reads them all, so that a claim's "10
+    participants" finds the paper's "ten participants"."""
+    norm = _normalise(text, small_words)
+    out = []
+    for m in _TOKEN.finditer(norm):
+        q = _quantity(norm, m)
+        if q is not None:
+            out.append(q)
+    return tuple(out)
+
+
+def _quantity(text: str, m: re.Match[str]) -> Quantity | None:
+    before = _BEFORE.search(text, max(0, m.start() - 24), m.start())
+    prev = before.group(1).lower().split() if before else []
+    if prev and prev[-1] in _NOT_A_VALUE:
+        return None
+    raw = m.group("num").replace(",", "").replace(" ", "")
+    value = float(raw)
+    tol = 0.5 * 10 ** -_decimals(raw)
+    exp = m.group("exp1") or m.group("exp2")
+    if m.group("pow") is not None:  # 10^6.6: the power is the number
+        power = float(m.group("pow"))
+        value = value**power
+        spread = 0.5 * 10 ** -_decimals(m.group("pow"))
+        tol = value * (10**spread - 1) if value else 0.0
+    elif exp is not None:
+        scale = 10 ** float(exp)
+        value, tol = value * scale, tol * scale
+    low = high = value
+    if m.group("hi"):
+        hi = float(m.group("hi").replace(",", "").replace(" ", ""))
+        if hi > value:
+            high = hi
+    if m.group("pm"):
+        spread = float(m.group("pm"))
+        low, high = value - spread, value + spread
+    unit, factor, end = "", 1.0, m.end()
+    if m.group("suffix"):
+        factor = _SUFFIX[m.group("suffix")]
+    else:
+        u = _UNIT_WORD.match(text, m.end())
+        if u:
+            word = u.group(1).lower()
+            two = text[u.start(1) : u.start(1) + 8].lower()
+            if two.startswith("per cent"):
+                word = "per cent"
+            short_caps = len(word) <= 3 and u.group(1) != word and word not in _CAPS_UNITS
+            if word in _UNITS and not short_caps:  # "35 US dollars" is no microsecond
+                unit, factor = _UNITS[word]
+                end = u.end()
+    if unit == "%":
+        pass  # percentages compare as percentages (agree() also tries them as fractions)
+    value, low, high, tol = value * factor, low * factor, high * factor, tol * factor
+    words = set(prev)
+    approx = bool(words & _APPROX) or "~" in "".join(prev)
+    bound = ">" if words & _LOWER else "<" if words & _UPPER else ""
+    written = text[m.start() : end]
+    return Quantity(
+        value=value,
+        low=low,
+        high=high,
+        tol=tol,
+        unit=unit,
+        text=written,
+        role=_role(text, m.start(), end),
+        approx=approx,
+        bound=bound,
+    )
+
+
+def _slack(q: Quantity) -> float:
+    """Half a unit of the last digit written; "about 2,000" is precise to the thousand only."""
+    if not q.approx:
+        return q.tol
+    digits = q.text.split()[0].replace(",", "").partition(".")[0].lstrip("+-")
+    zeros = len(digits) - len(digits.rstrip("0")) if digits.isdigit() and digits != "0" else 0
+    return max(q.tol, 0.5 * 10**zeros * (q.tol / 0.5 if q.tol else 1.0))
+
+
+def _close(a: float, b: float, slack: float) -> bool:
+    return abs(a - b) < slack + 1e-9 * max(abs(a), abs(b), 1.0)
+
+
+def agree(claim: Quantity, evidence: Quantity) -> bool:
+    """Whether the evidence states the claim's value, within the precision the claim was written
+    to: "about 2" agrees with 1.71, but 1.71 does not agree with "two"."""
+    if claim.unit and evidence.unit and claim.unit != evidence.unit:
+        return False
+    slack = _slack(claim)
+    values = [evidence.value]
+    if claim.unit == "%" and not evidence.unit:
+        values.append(evidence.value * 100)  # "50%" and "0.5"
+    elif evidence.unit == "%" and not claim.unit:
+        values.append(evidence.value / 100)
+    if claim.low < claim.high:  # a range agrees with the same range only
+        return _close(claim.low, evidence.low, slack) and _close(claim.high, evidence.high, slack)
+    for v in values:
+        if _close(claim.value, v, slack):
+            return True
+        if (
+            evidence.low < evidence.high
+            and evidence.low - slack < claim.value < evidence.high + slack
+        ):
+            return True
+        if claim.bound == ">" and v >= claim.value - slack:
+            return True
+        if claim.bound == "<" and v <= claim.value + slack:
+            return True
+    return False
+
+
+def counterpart(claim: Quantity, evidence: tuple[Quantity, ...]) -> Quantity | None:
+    """The evidence number that stands where the claim's number stands: same unit, most shared
+    neighbouring words, then the nearest value."""
+    same = [e for e in evidence if not claim.unit or not e.unit or e.unit == claim.unit]
+    if not same:
+        return None
+    return max(
+        same,
+        key=lambda e: (
+            len(claim.role & e.role),
+            e.unit == claim.unit,
+            -abs(math.log10(abs(e.value) + 1e-12) - math.log10(abs(claim.value) + 1e-12)),
+        ),
+    )

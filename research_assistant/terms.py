@@ -1,0 +1,75 @@
+"""Index terms: the one tokeniser and stemmer that the checker and the answerer share.
+
+A claim and the sentence that supports it must reduce to the same terms, or a true claim is
+flagged: words broken at line ends are joined, possessives dropped ("MapReduce's"), hyphenated
+compounds count whole and by part ("diffusion-limited"), a footnote digit glued to a word
+("TIMP1") counts without it, British and American spellings meet ("organisation",
+"organization"), and the Snowball English stemmer (PyStemmer, the compiled Snowball library:
+"failures" and "failed" both become "fail") does the rest. This module is PyStemmer's only
+importer.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import threading
+
+import Stemmer
+
+from research_assistant.text import LINE_HYPHEN, STOPWORDS, fold
+
+__all__ = ["stem", "term_list", "terms"]
+
+_WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
+# British -> American endings; only consistency matters, both sides go through the same map.
+_SPELLING = (
+    (re.compile(r"is(ation|ations|ed|es|ing|er|ers)$"), r"iz\1"),
+    (re.compile(r"ise$"), "ize"),
+    (re.compile(r"ys(e|ed|es|ing)$"), r"yz\1"),
+    (re.compile(r"(?<=\w{3})our(s|ed|ing|ite|ites|able)?$"), r"or\1"),
+    (re.compile(r"(?<=\w{2})tre(s)?$"), r"ter\1"),
+    (re.compile(r"ogue(s)?$"), r"og\1"),
+)
+_LOCAL = threading.local()  # Stemmer objects are not thread-safe: one per thread
+
+
+def _stemmer() -> Stemmer.Stemmer:
+    s = getattr(_LOCAL, "stemmer", None)
+    if s is None:
+        s = _LOCAL.stemmer = Stemmer.Stemmer("english")
+    return s
+
+
+@functools.lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """The stem of one folded word."""
+    for pattern, repl in _SPELLING:
+        word = pattern.sub(repl, word)
+    return str(_stemmer().stemWord(word))
+
+
+def _pieces(word: str) -> list[str]:
+    word = word.removesuffix("'s").strip("'")
+    if "-" in word or "'" in word:
+        parts = [p for p in re.split(r"['-]", word) if p]
+        return ["".join(parts), *parts]
+    if word[-1].isdigit() and word[0].isalpha():  # a footnote mark glued on: "TIMP1"
+        return [word, word.rstrip("0123456789")]
+    return [word]
+
+
+def term_list(text: str) -> list[str]:
+    """The stemmed content terms of ``text`` in order (repeats kept)."""
+    out = []
+    for w in _WORD.findall(fold(LINE_HYPHEN.sub("", text))):
+        for piece in _pieces(w):
+            if len(piece) < 2 or piece.isdigit() or piece in STOPWORDS:
+                continue
+            out.append(stem(piece))
+    return out
+
+
+def terms(text: str) -> frozenset[str]:
+    """The distinct stemmed content terms of ``text``."""
+    return frozenset(term_list(text))

@@ -1,0 +1,102 @@
+"""quantities.py: numbers read as values, in every notation a writer uses, and compared."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_assistant.quantities import agree, counterpart, quantities
+
+
+def one(text: str, **kw: bool) -> tuple[float, float, float, str]:
+    (q,) = quantities(text, **kw)
+    return q.value, q.low, q.high, q.unit
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("891 seconds", 891, "s"),
+        ("1,800 machines", 1800, ""),
+        ("1 256 683 parameters", 1256683, ""),
+        ("3.5 × 10^6 objects", 3.5e6, ""),
+        ("3.5e6 objects", 3.5e6, ""),
+        ("10^6.6 objects", 10**6.6, ""),
+        ("10⁶·⁶ objects", 10**6.6, ""),
+        ("44% longer", 44, "%"),
+        ("forty-four percent longer", 44, "%"),
+        ("ten thousand people", 10000, ""),
+        ("a dozen eggs", 12, ""),
+        ("twice as fast", 2, "x"),
+        ("half of the runs", 50, "%"),
+        ("3/4 of the papers", 75, "%"),
+        ("one terabyte of data", 1e12, "B"),
+        ("about .5 Mbytes of vector space", 5e5, "B"),
+        ("3.5 million NEOs", 3.5e6, ""),
+        ("three point five million NEOs", 3.5e6, ""),
+        ("50M parameters", 5e7, ""),
+        ("fifty-fold", 50, "x"),
+        ("23 min of training", 1380, "s"),
+    ],
+)
+def test_reads_the_value(text: str, value: float, unit: str) -> None:
+    got, _, _, got_unit = one(text)
+    assert got == pytest.approx(value) and got_unit == unit
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Figure 3 shows it", "see Section 4.2", "one of the workers", "35 US dollars were paid"],
+)
+def test_what_is_not_a_value_or_not_a_unit(text: str) -> None:
+    assert all(q.unit == "" for q in quantities(text))
+    assert "3" not in [q.text for q in quantities(text)] or "Figure" not in text
+
+
+def test_small_number_words_count_in_evidence_only() -> None:
+    assert quantities("from the two participants") == ()
+    assert [q.value for q in quantities("from the two participants", small_words=True)] == [2]
+
+
+def test_ranges_bounds_and_approximations() -> None:
+    assert one("2-4 GB")[1:] == (2e9, 4e9, "B")
+    assert one("a 2x-20x speedup")[1:] == (2, 20, "x")
+    (q,) = quantities("over 20 machines")
+    assert q.bound == ">" and not q.approx
+    (q,) = quantities("approximately 1800 machines")
+    assert q.approx
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "same"),
+    [
+        ("1.78 m", "1.78 m", True),
+        ("1.71 m", "1.78 m", False),
+        ("5 hidden layers", "4 hidden layers", False),
+        ("10 ms", "10 s", False),  # another unit of the same dimension
+        ("0.01 s", "10 ms", True),  # the same duration in another unit
+        ("44%", "44 percent", True),
+        ("sixty percent", "44%", False),
+        ("forty-four percent", "44%", True),
+        ("50%", "0.5", True),
+        ("3.5 million", "3.5 × 10^6", True),
+        ("a million", "10^6", True),
+        ("4 million", "10^6.6", True),  # within the precision of the exponent
+        ("2-8 GB", "2-4 GB", False),  # a range agrees with the same range only
+        ("2x-50x", "2x-20x", False),
+        ("3 GB", "2-4 GB", True),  # a value inside the paper's range
+        ("around 356,000", "around 365,000", False),
+        ("about 2,000", "1,980", True),  # the claim is coarser: it may round
+        ("1.71", "two", False),  # the claim is more precise than the evidence
+        ("over 1,500 machines", "1800 machines", True),
+    ],
+)
+def test_agreement_within_the_claims_precision(claim: str, evidence: str, same: bool) -> None:
+    (c,) = quantities(claim)
+    (e,) = quantities(evidence, small_words=True)
+    assert agree(c, e) is same
+
+
+def test_counterpart_is_the_number_in_the_same_role() -> None:
+    (c, _) = quantities("covers 350 languages with 1000 paragraphs each")
+    found = counterpart(c, quantities("235 languages and 1000 paragraphs per language"))
+    assert found is not None and found.text == "235"
