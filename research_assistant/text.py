@@ -189,6 +189,11 @@ PARTICLES = frozenset(
     "van von der den de del della dela di da du des dos das la le ten ter te op het zu vom zum "
     "zur am al el bin ibn ben y d l".split()
 )
+# The particles also written capitalised at the start of a cited name ("Van der Berg (2019)",
+# "De Gennes"); the others capitalised are more often names or words of their own ("Al", "El").
+CAPITAL_PARTICLES = frozenset(
+    p.capitalize() for p in PARTICLES & set("le la de van von du da di del den der ten ter".split())
+)
 
 
 _WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")

@@ -17,7 +17,6 @@ from research_assistant.answer.extractive import (
     RELEVANCE_THRESHOLD,
     ExtractiveAnswerer,
     cite_sentence,
-    stem,
     strip_citations,
 )
 from research_assistant.text import fold, normalize_space, numbers
@@ -301,20 +300,6 @@ def test_cite_sentence_puts_the_label_before_the_full_stop(sentence: str, expect
 )
 def test_strip_citations(sentence: str, expected: str) -> None:
     assert strip_citations(sentence) == expected
-
-
-@pytest.mark.parametrize(
-    ("a", "b"),
-    [
-        ("failures", "failed"),
-        ("dimensions", "dimension"),
-        ("clusters", "cluster"),
-        ("processes", "process"),
-        ("computation", "computing"),
-    ],
-)
-def test_stem_matches_word_forms(a: str, b: str) -> None:
-    assert stem(a) == stem(b)
 
 
 @pytest.mark.parametrize(

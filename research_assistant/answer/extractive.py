@@ -30,6 +30,7 @@ from research_assistant.answer.base import (
     refusal_draft,
 )
 from research_assistant.check.mentions import CITATION_LIKE
+from research_assistant.terms import stem
 from research_assistant.text import (
     LINE_HYPHEN,
     content_words,
@@ -74,11 +75,6 @@ _QUESTION_WORDS = frozenset((
     "typical", "typically", "value", "values", "main",
 ))
 _HOW = re.compile(r"\bhow\s+([^\W\d_]+)", re.IGNORECASE)
-# Suffixes stem() strips (one, the longest that leaves three letters), after the plural.
-_SUFFIXES = (
-    "ations", "ation", "ition", "ions", "ion", "ments", "ment", "ness", "ures", "ure", "ings",
-    "ing", "edly", "ed", "ers", "er", "ity", "ly",
-)
 # fmt: on
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([.,;:!?])")
 _END = re.compile(r"[.!][\"')\]]*$")
@@ -202,22 +198,6 @@ def strip_citations(sentence: str) -> str:
     """The sentence without the paper's own in-text citation markers, spacing repaired."""
     cleaned = CITATION_LIKE.sub("", sentence)
     return " ".join(_SPACE_BEFORE_PUNCT.sub(r"\1", cleaned).split())
-
-
-def stem(word: str) -> str:
-    """A crude, deterministic suffix stripper: enough to match "failures" with "failed" and
-    "dimensions" with "dimension" in term overlap; not a linguistic stemmer."""
-    if word.endswith("ies") and len(word) > 4:
-        word = word[:-3] + "y"
-    elif word.endswith(("sses", "xes", "ches", "shes")):
-        word = word[:-2]
-    elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
-        word = word[:-1]
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    return word[:-1] if word.endswith("e") and len(word) > 4 else word
 
 
 def question_terms(question: str) -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from research_assistant.text import PARTICLES
+from research_assistant.text import CAPITAL_PARTICLES, PARTICLES
 
 __all__ = [
     "CONNECTORS",
@@ -58,7 +58,6 @@ def _words(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
-CAPITAL_PARTICLES = _words("Le La De Van Von Du Da Di Del Den Der Ten Ter")
 CONNECTORS = _words("of the for and on in und für et y")  # inside corporate names
 # Leading words of "(see Smith, 2020)", "(e.g., Smith, 2020)": skipped before the names.
 _PREFIX = _words(

@@ -15,11 +15,10 @@ from pathlib import Path
 
 from research_assistant.ids import norm_arxiv
 from research_assistant.models import Name, Paper, PdfInfo
-from research_assistant.text import words
+from research_assistant.text import PARTICLES, words
 
 _JUNK_TITLE = re.compile(r"microsoft word|untitled|template|\.docx?$|\.tex$|^\W*$", re.I)
 _JUNK_AUTHOR = re.compile(r"\b(user|admin|owner|computing|services|microsoft|ibm)\b", re.I)
-_PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "di", "da", "la", "le", "du"}
 _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"  # January, Sept.
 _YEAR = r"((?:19|20)\d\d|2100)"
 _COPYRIGHT_YEAR = re.compile(rf"(?:©|\(c\)|c⃝|copyright)\s*{_YEAR}\b", re.I)
@@ -193,10 +192,10 @@ def parse_author_line(line: str) -> tuple[Name, ...]:
         if not chunk or chunk.rstrip(".").lower() in {"jr", "sr"} or _AFFILIATION.search(chunk):
             continue
         tokens = chunk.split()
-        core = [t for t in tokens if t not in _PARTICLES]
+        core = [t for t in tokens if t not in PARTICLES]
         if not 2 <= len(core) <= 4 or not all(_name_token(t) for t in core):
             return ()
-        if tokens[-1].endswith(".") or tokens[0] in _PARTICLES:
+        if tokens[-1].endswith(".") or tokens[0] in PARTICLES:
             return ()  # "Smith, J." reversed forms and stray particles: not sure, leave it
         if (name := _name(chunk)) is not None:
             names.append(name)
@@ -228,7 +227,7 @@ def _fix_accents(text: str) -> str:
 def _name_like(line: str) -> bool:
     """Every word could belong to a list of names: capitalised, an initial, a particle, "and"."""
     tokens = _NAME_SPLIT.sub(" ", f" {line} ").split()
-    allowed = _PARTICLES | {"and", "by", "By", "Jr.", "Sr."}
+    allowed = PARTICLES | {"and", "by", "By", "Jr.", "Sr."}
     return bool(tokens) and all(t in allowed or _name_token(t) for t in tokens)
 
 
@@ -257,7 +256,7 @@ def _name(text: str) -> Name | None:
     if len(tokens) == 1:
         return Name(family=tokens[0]) if len(tokens[0]) > 1 else None
     i = len(tokens) - 1
-    while i > 1 and tokens[i - 1].lower() in _PARTICLES:
+    while i > 1 and tokens[i - 1].lower() in PARTICLES:
         i -= 1
     von = " ".join(tokens[i:-1])
     given = " ".join(tokens[:i])
