@@ -23,9 +23,11 @@ from research_assistant.ingest.pdf import write_pdf
 from research_assistant.settings import CHECK_TEXT_MAX_CHARS, load_settings
 from research_assistant.web import jobs
 from research_assistant.web import login as auth
-from tests.test_auth import PASSWORDS, accounts_toml
+from tests.test_auth import PASSWORDS, accounts
 from tests.test_browser import CHROMIUM, UI_TIMEOUT_MS, launch, serve
 from tests.test_ui import run, shared_library
+
+__all__ = ["accounts"]  # the fixture from test_auth, imported so pytest finds it here
 
 # ---- 5. a Markdown image in a paper's text is never fetched by readers' browsers ------------
 GLACIER_QUESTION = "How fast did glacier ablation rates in the Alps change?"
@@ -142,14 +144,6 @@ def test_a_papers_label_in_a_message_is_inert(
 
 # ---- 7. logins: the throttle and the identity claims -----------------------------------------
 ATTACKER, LAB = "203.0.113.7", "198.51.100.20"
-
-
-@pytest.fixture
-def accounts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "users.toml"
-    path.write_text(accounts_toml({"ada": "curator", "bob": "member"}), encoding="utf-8")
-    monkeypatch.setenv("RA_AUTH_FILE", str(path))
-    return path
 
 
 @pytest.fixture
