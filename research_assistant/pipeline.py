@@ -12,7 +12,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from research_assistant.answer import prompts
-from research_assistant.answer.base import Answerer, AnswerRequest, Draft, RepairNote, SourcePassage
+from research_assistant.answer.base import (
+    Answerer,
+    AnswerRequest,
+    Draft,
+    RepairNote,
+    SourcePassage,
+    Turn,
+)
 from research_assistant.answer.registry import make_answerer
 from research_assistant.check import mentions as cite
 from research_assistant.check import verify
@@ -105,8 +112,14 @@ def ask(
     top_k: int | None = None,
     on_text: Callable[[str], None] | None = None,
     on_step: Step | None = None,
+    history: Sequence[Turn] = (),
+    conversation_id: str | None = None,
 ) -> Answer:
-    """Answer ``question`` from the library; every citation carries its verdict; logged."""
+    """Answer ``question`` from the library; every citation carries its verdict; logged.
+
+    ``history`` holds the earlier turns of the conversation (oldest first): a follow-up is
+    retrieved and answered in their context. ``conversation_id`` files the run under the
+    user's conversation in the catalog."""
     step = on_step or _noop
     question = question.strip()
     if not question:

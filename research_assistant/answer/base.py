@@ -21,6 +21,7 @@ __all__ = [
     "Draft",
     "RepairNote",
     "SourcePassage",
+    "Turn",
     "allowed_labels",
     "is_refusal",
     "passage_source",
@@ -45,9 +46,18 @@ class SourcePassage:
 
 
 @dataclass(frozen=True)
+class Turn:
+    """An earlier exchange of the conversation: the question and the answer text shown."""
+
+    question: str
+    answer: str
+
+
+@dataclass(frozen=True)
 class AnswerRequest:
     question: str
     passages: tuple[SourcePassage, ...]
+    history: tuple[Turn, ...] = ()  # earlier turns of the conversation, oldest first
 
 
 @dataclass(frozen=True)
