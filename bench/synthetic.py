@@ -1,15 +1,28 @@
-"""A synthetic library of many papers made from the corpus pages, shared by the benchmarks."""
+"""A synthetic library of many papers made from the corpus text, shared by the benchmarks.
+
+Each synthetic paper is made of corpus sentences dealt from a shuffled deck (every sentence is
+used once before any is used again), so papers differ from each other as real papers do: no
+page is repeated, term rarity and BM25 scores behave as on varied text. Titles are drawn from
+corpus words (distinct), authors and years vary. Seeded: the same n gives the same library.
+"""
 
 from __future__ import annotations
 
 import random
+import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pymupdf
 
 from research_assistant.index import chunk_paper
 from research_assistant.library import Library
-from research_assistant.models import Name, PageText, Paper
+from research_assistant.models import Chunk, Name, PageText, Paper
+from research_assistant.text import sentence_spans
+
+PAGES_PER_PAPER = 6
+PAGE_CHARS = 3400  # about a corpus page of text: ~29 chunks a paper, as the corpus has
+_WORD = re.compile(r"[A-Za-z]{5,14}")
 
 
 def corpus_pages(pdfs: list[Path]) -> list[list[str]]:
@@ -18,6 +31,18 @@ def corpus_pages(pdfs: list[Path]) -> list[list[str]]:
         with pymupdf.open(path) as doc:
             pages.append([page.get_text() for page in doc])
     return pages
+
+
+def corpus_sentences(pages: list[list[str]]) -> list[str]:
+    """The sentences of the corpus pages (one line each), of 5 words to 600 characters."""
+    out = []
+    for paper in pages:
+        for text in paper:
+            for s, e in sentence_spans(text):
+                sentence = " ".join(text[s:e].split())
+                if len(sentence.split()) >= 5 and len(sentence) <= 600:
+                    out.append(sentence)
+    return out
 
 
 def _surname(i: int) -> str:
@@ -32,27 +57,53 @@ def _surname(i: int) -> str:
             return stems[i % len(stems)] + suffix
 
 
-def synthetic_library(root: Path, corpus_pages: list[list[str]], n: int) -> Library:
-    """n papers whose pages are corpus pages, shuffled between papers, with made-up metadata
-    (no PDF is parsed: the chunks go straight into the catalog and the index)."""
-    lib = Library.open(root)
-    rng = random.Random(7)
+def _deck(sentences: list[str], rng: random.Random) -> Iterator[str]:
+    """The sentences in a new shuffled order each round, forever."""
+    while True:
+        order = sentences[:]
+        rng.shuffle(order)
+        yield from order
+
+
+def synthetic_papers(
+    corpus_pages: list[list[str]], n: int, *, start: int = 0, seed: int = 7
+) -> tuple[dict[str, Paper], dict[str, list[Chunk]]]:
+    """Papers ``start`` .. ``start + n - 1`` and their chunks (no PDF: made-up metadata)."""
+    rng = random.Random(seed)
+    sentences = corpus_sentences(corpus_pages)
+    words = sorted({w.lower() for s in sentences for w in _WORD.findall(s)})
+    deck = _deck(sentences, rng)
+    for _ in range(start * PAGES_PER_PAPER * PAGE_CHARS // 150):  # skip what 0..start used
+        next(deck)
     papers: dict[str, Paper] = {}
-    chunks = {}
-    for i in range(n):
-        key = f"synthetic{i:04d}"
-        pages = rng.choice(corpus_pages)
-        start = rng.randrange(max(1, len(pages) - 4))
-        selected = [PageText(j + 1, t) for j, t in enumerate(pages[start : start + 6])]
-        cks = chunk_paper(key, f"{i:064d}", selected)
+    chunks: dict[str, list[Chunk]] = {}
+    for i in range(start, start + n):
+        key = f"synthetic{i:05d}"
+        pages = []
+        for number in range(1, PAGES_PER_PAPER + 1):
+            text: list[str] = []
+            while sum(len(s) + 1 for s in text) < PAGE_CHARS:
+                text.append(next(deck))
+            pages.append(PageText(number, " ".join(text)))
+        title_rng = random.Random(f"{seed}:{i}")
+        title = " ".join(title_rng.sample(words, 6)).capitalize() + f" ({_surname(i)} study)"
+        cks = chunk_paper(key, f"{i:064d}", pages)
         papers[key] = Paper(
             key=key,
-            title=f"Synthetic paper {i}",
-            authors=(Name(_surname(i), "A."),),
-            year=1990 + i % 35,
-            pages=len(selected),
+            title=title,
+            authors=(Name(_surname(i), "A."), Name(_surname(i + 7919), "B.")),
+            year=1990 + (i * 7) % 35,
+            pages=len(pages),
             chunks=len(cks),
         )
         chunks[key] = cks
+    return papers, chunks
+
+
+def synthetic_library(root: Path, corpus_pages: list[list[str]], n: int) -> Library:
+    """A library of n synthetic papers (the chunks go straight into the catalog and the index,
+    in one change)."""
+    lib = Library.open(root)
+    papers, chunks = synthetic_papers(corpus_pages, n)
     lib._commit(papers, chunks, [], {}, None, [], {})
     return lib

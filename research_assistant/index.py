@@ -1,28 +1,28 @@
-"""The only llama_index import: page-aware chunking and the BM25 retrieval index.
+"""Page-aware chunking, and the search index of a generation.
 
 Chunks never cross a page boundary: each page is split on sentence boundaries into pieces of
 about ``CHUNK_TARGET_CHARS``, with one sentence of overlap, so every chunk has one page and exact
 character offsets into that page's text. The chunk texts live in the catalog (DuckDB); the index
-folder holds only the BM25 model, one folder per generation, switched atomically.
+folder holds, per generation, the BM25 full-text index (``fulltext``, made incrementally from the
+previous generation) and the checker's term counts (``terms.json``), switched atomically.
 """
 
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
+import re
+import shutil
 import tempfile
+import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
-from llama_index.core.node_parser import NodeParser
-from llama_index.core.schema import BaseNode, Document, MetadataMode, QueryBundle, TextNode
-from llama_index.retrievers.bm25 import BM25Retriever
-
-from research_assistant.errors import ResearchAssistantError, SearchIndexError
+from research_assistant.errors import ResearchAssistantError
 from research_assistant.files import TMP_PREFIX, check_generation, remove_inside
+from research_assistant.fulltext import Fulltext
 from research_assistant.models import Chunk, PageText, Passage
+from research_assistant.termcounts import TermCounts
 from research_assistant.text import sentence_spans
 
 # Chunk size: about 200 tokens. Smaller chunks make the evidence quote shown to the user short
@@ -32,12 +32,7 @@ CHUNK_TARGET_CHARS = 1000
 CHUNK_MAX_CHARS = 1600
 OVERLAP_MAX_CHARS = 300  # the last sentence is repeated in the next chunk when shorter than this
 MAX_TOP_K = 50
-# Metadata that must not count toward the BM25 text (SEE: "Metadata length is longer than chunk
-# size" in LlamaIndex): only the title is searchable beside the chunk text.
-_EXCLUDED = ["paper_key", "page", "start", "end", "label", "year", "authors"]
-
-logging.getLogger("llama_index.retrievers.bm25.base").setLevel(logging.ERROR)
-logging.getLogger("bm25s").setLevel(logging.ERROR)
+_PAPERS_CACHED = 2000  # papers whose chunks a SearchIndex keeps after reading them
 
 
 def split_page(text: str) -> list[tuple[int, int]]:
@@ -71,34 +66,6 @@ def split_page(text: str) -> list[tuple[int, int]]:
     return chunks
 
 
-class PageChunker(NodeParser):
-    """A LlamaIndex node parser: one Document per page in, page-bound chunk nodes out."""
-
-    def _parse_nodes(
-        self, nodes: Sequence[BaseNode], show_progress: bool = False, **kwargs: Any
-    ) -> list[BaseNode]:
-        out: list[BaseNode] = []
-        for doc in nodes:
-            text = doc.get_content(metadata_mode=MetadataMode.NONE)
-            meta = dict(doc.metadata)
-            spans = meta.get("spans") or split_page(text)
-            for i, (start, end) in enumerate(spans):
-                node_id = f"{meta['chunk_prefix']}:p{meta['page']}:{i}"
-                out.append(
-                    TextNode(
-                        id_=node_id,
-                        text=text[start:end],
-                        start_char_idx=start,
-                        end_char_idx=end,
-                        metadata={"paper_key": meta["paper_key"], "page": meta["page"]},
-                    )
-                )
-        return out
-
-
-_CHUNKER = PageChunker(include_metadata=False, include_prev_next_rel=False)
-
-
 def page_spans(pages: Iterable[PageText]) -> dict[int, list[tuple[int, int]]]:
     """split_page of every page, by page number: computed ahead while other PDFs are read."""
     return {p.number: split_page(p.text) for p in pages if p.text.strip()}
@@ -112,70 +79,113 @@ def chunk_paper(
 ) -> list[Chunk]:
     """Chunks of one paper; ids carry the file hash so a replaced file gets new ids."""
     prefix = f"{paper_key}@{file_sha256[:8]}"
-    docs = [
-        Document(
-            text=p.text,
-            metadata={
-                "paper_key": paper_key,
-                "page": p.number,
-                "chunk_prefix": prefix,
-                "spans": (spans or {}).get(p.number),
-            },
-        )
-        for p in pages
-        if p.text.strip()
-    ]
-    nodes = [n for n in _CHUNKER._parse_nodes(docs) if isinstance(n, TextNode)]
-    return [
-        Chunk(
-            chunk_id=n.node_id,
-            paper_key=paper_key,
-            page=int(n.metadata["page"]),
-            start=int(n.start_char_idx or 0),
-            end=int(n.end_char_idx or 0),
-            text=n.get_content(metadata_mode=MetadataMode.NONE),
-        )
-        for n in nodes
-    ]
+    out = []
+    for p in pages:
+        if not p.text.strip():
+            continue
+        for i, (start, end) in enumerate((spans or {}).get(p.number) or split_page(p.text)):
+            chunk_id = f"{prefix}:p{p.number}:{i}"
+            out.append(Chunk(chunk_id, paper_key, p.number, start, end, p.text[start:end]))
+    return out
+
+
+_NOT_WORDS = re.compile(r"\W+")
+
+
+def same_text(text: str) -> str:
+    """What near-identical chunks share (their words, case-folded): retrieval keeps one of them."""
+    return _NOT_WORDS.sub(" ", text).strip().casefold()
+
+
+def _body(chunk: Chunk, titles: Mapping[str, str]) -> str:
+    """The searched text of a chunk: its paper's title, then the chunk."""
+    return f"{titles.get(chunk.paper_key, '')}\n\n{chunk.text}"
 
 
 class SearchIndex:
-    """BM25 over all chunks, plus the chunk table in memory. Immutable once built: a change
-    builds a new one that replaces it, so readers never see a half-built index."""
+    """BM25 over all chunks (``fulltext``, which stores them too) and the checker's term
+    counts. Immutable: a change derives a new one, so readers never see a half-built index."""
 
     def __init__(
-        self, chunks: Sequence[Chunk], retriever: BM25Retriever | None, generation: str = ""
+        self,
+        engine: Fulltext,
+        generation: str,
+        terms: TermCounts,
+        titles: Mapping[str, str] | None = None,
     ) -> None:
         self.generation = generation
-        self._retriever = retriever
-        self._chunks = {c.chunk_id: c for c in chunks}
-        self._by_paper: dict[str, list[Chunk]] = {}
-        for c in chunks:
-            self._by_paper.setdefault(c.paper_key, []).append(c)
+        self._engine = engine
+        self._titles = dict(titles or {})  # the titles indexed with the chunks
+        self.terms = terms  # the checker's term counts over all chunks
+        self._papers: dict[str, list[Chunk]] = {}  # chunks_of, cached (bounded)
 
     @classmethod
     def build(
-        cls, chunks: Sequence[Chunk], titles: Mapping[str, str], generation: str = ""
+        cls,
+        chunks: Sequence[Chunk],
+        titles: Mapping[str, str],
+        generation: str = "",
+        *,
+        stage: Path | None = None,
     ) -> SearchIndex:
-        if not chunks:
-            return cls([], None, generation)
-        nodes = [
-            TextNode(
-                id_=c.chunk_id,
-                text=c.text,
-                metadata={"title": titles.get(c.paper_key, "")},
-                excluded_embed_metadata_keys=_EXCLUDED,
-                excluded_llm_metadata_keys=_EXCLUDED,
-            )
-            for c in chunks
-        ]
+        """A full build, staged in a new temporary folder inside ``stage`` (the index folder it
+        will be written to; default: the system's temporary folder)."""
+        if stage is not None:
+            stage.mkdir(parents=True, exist_ok=True)
+        folder = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=stage))
         try:
-            retriever = BM25Retriever.from_defaults(
-                nodes=nodes, similarity_top_k=min(MAX_TOP_K, len(nodes))
-            )
-        except (ValueError, RuntimeError) as e:
-            raise SearchIndexError(f"Could not build the search index: {e}") from e
-        return cls(chunks, retriever, generation)
+            engine = Fulltext.create(folder)
+            engine.change((), ((c, _body(c, titles)) for c in chunks))
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        index = cls(engine, generation, TermCounts.of(chunks), titles)
+        if stage is None:  # never left behind in the system's temporary folder
+            weakref.finalize(index, shutil.rmtree, folder, True)
+        return index
+
+    def derive(
+        self,
+        folder: Path,
+        chunks: Mapping[str, Sequence[Chunk]],
+        removed: Iterable[str],
+        titles: Mapping[str, str],
+        generation: str,
+        *,
+        root: Path | None = None,
+    ) -> SearchIndex:
+        """This index with the papers in ``chunks`` replaced, the ``removed`` gone and re-titled
+        ones re-indexed (titles are searched), as a new generation staged inside ``folder``.
+        Costs the changed papers: made from this generation's folder by hard links (see
+        fulltext); a full build when that folder is missing or unusable."""
+        gone_keys = set(removed)
+        retitled = {k for k, t in self._titles.items() if titles.get(k, t) != t}
+        changed = set(chunks) | gone_keys | retitled
+        added = {k: list(chunks[k]) if k in chunks else self.chunks_of(k) for k in changed}
+        for k in gone_keys:
+            added[k] = []
+        new = [c for cs in added.values() for c in cs]
+        terms = self.terms.changed([c for k in changed for c in self.chunks_of(k)], new)
+        folder.mkdir(parents=True, exist_ok=True)
+        source = folder / check_generation(self.generation, f"The index of {folder}")
+        stage = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=folder))
+        try:
+            engine = None
+            if source.is_dir() and not source.is_symlink():
+                engine = Fulltext.linked_copy(source, stage)
+            if engine is None or len(engine) != len(self):
+                remove_inside(stage, root or folder.parent)
+                everything = [c for c in self._engine.all_chunks() if c.paper_key not in changed]
+                everything += new
+                return SearchIndex.build(everything, titles, generation, stage=folder)
+            engine.change(changed, ((c, _body(c, titles)) for c in new))
+        except BaseException:
+            with contextlib.suppress(OSError, ResearchAssistantError):
+                remove_inside(stage, root or folder.parent)
+            raise
+        index = SearchIndex(engine, generation, terms, titles)
+        index._papers.update((k, v) for k, v in added.items() if v)
+        return index
 
     def save(self, folder: Path, *, root: Path | None = None) -> None:
         """Persist to folder/<generation>/ and switch folder/CURRENT to it."""
@@ -190,12 +200,17 @@ class SearchIndex:
         generation = check_generation(self.generation, f"The index of {folder}")
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / generation
-        tmp = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=folder))
+        staged = self._engine.folder
+        if staged == target:
+            return target  # written already
+        in_place = staged.parent == folder and staged.is_dir()
+        tmp = staged if in_place else Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=folder))
         try:
-            if self._retriever is not None:
-                self._retriever.persist(str(tmp), show_progress=False)
-            else:
-                (tmp / "EMPTY").write_text("no chunks\n")
+            if not in_place:
+                for f in staged.iterdir():
+                    if f.is_file() and not f.name.endswith(".lock"):
+                        shutil.copyfile(f, tmp / f.name)
+            self.terms.write(tmp)  # never linked from the last generation: written anew
             if target.exists() or target.is_symlink():
                 remove_inside(target, root)
             tmp.rename(target)
@@ -203,6 +218,8 @@ class SearchIndex:
             with contextlib.suppress(OSError, ResearchAssistantError):
                 remove_inside(tmp, root)
             raise
+        if in_place:
+            self._engine.folder = target  # the same files, renamed: the next change links them
         return target
 
     def activate(self, folder: Path, *, root: Path | None = None) -> None:
@@ -216,59 +233,84 @@ class SearchIndex:
         os.replace(pointer, folder / "CURRENT")
         for old in folder.iterdir():
             if old.name != generation and old.is_dir() and not old.is_symlink():
+                if old.name.startswith(TMP_PREFIX):
+                    continue  # a change being staged (the sweep at open removes leftovers)
                 with contextlib.suppress(OSError, ResearchAssistantError):
                     remove_inside(old, root)
 
     def discard(self, folder: Path, *, root: Path | None = None) -> None:
         """Remove folder/<generation>/ (a write whose catalog commit failed)."""
-        target = folder / check_generation(self.generation, f"The index of {folder}")
+        self.discard_generation(folder, self.generation, root=root)
+
+    @staticmethod
+    def discard_generation(folder: Path, generation: str, *, root: Path | None = None) -> None:
+        target = folder / check_generation(generation, f"The index of {folder}")
         if target.is_dir() and not target.is_symlink():
             with contextlib.suppress(OSError, ResearchAssistantError):
                 remove_inside(target, root or folder.parent)
 
     @classmethod
-    def load(cls, folder: Path, chunks: Sequence[Chunk], generation: str) -> SearchIndex | None:
-        """The persisted index of the catalog's generation, else None (rebuild). The folder is
-        found by the generation itself (validated first), not by CURRENT: a crash between the
-        index write and the catalog commit leaves the old generation's folder in place."""
+    def load(
+        cls,
+        folder: Path,
+        chunks: Sequence[Chunk] | int,
+        generation: str,
+        titles: Mapping[str, str] | None = None,
+    ) -> SearchIndex | None:
+        """The persisted index of the catalog's generation, else None (rebuild). ``chunks``:
+        the catalog's chunks, or their number (an index holding another number is refused).
+        The folder is found by the generation itself (validated first), not by CURRENT: a crash
+        between the index write and the catalog commit leaves the old generation's folder."""
         if not generation:
             return None
         where = folder / check_generation(generation, f"The index of {folder}")
         if not where.is_dir() or where.is_symlink():
             return None
-        if (where / "EMPTY").exists():
-            return cls([], None, generation) if not chunks else None
-        try:
-            retriever = BM25Retriever.from_persist_dir(str(where))
-        except Exception:
-            return None
-        retriever.similarity_top_k = min(MAX_TOP_K, max(1, len(chunks)))
-        return cls(chunks, retriever, generation)
+        engine = Fulltext.open(where)
+        expected = chunks if isinstance(chunks, int) else len(chunks)
+        if engine is None or len(engine) != expected:
+            return None  # an index of another format (before tantivy) or damaged: rebuild
+        terms = TermCounts.read(where) or TermCounts.of(engine.all_chunks())  # lost: recount
+        return cls(engine, generation, terms, titles)
 
     def __len__(self) -> int:
-        return len(self._chunks)
+        return len(self._engine)
 
     def retrieve(self, query: str, top_k: int = 8) -> list[Passage]:
-        if self._retriever is None or not query.strip():
+        """The ``top_k`` best chunks by BM25, one of each set of chunks with the same words
+        (the best-scoring), so that copies never crowd the top."""
+        top_k = min(top_k, MAX_TOP_K)
+        if not query.strip() or top_k < 1:
             return []
-        results = self._retriever.retrieve(QueryBundle(query_str=query))
-        passages = []
-        for r in results:
-            chunk = self._chunks.get(r.node.node_id)
-            if chunk is not None and (r.score or 0.0) > 0.0:
-                passages.append(Passage(chunk=chunk, score=float(r.score or 0.0)))
-            if len(passages) >= top_k:
-                break
-        return passages
+        limit = top_k * 3
+        while True:
+            hits = self._engine.search(query, limit)
+            passages: list[Passage] = []
+            seen: set[str] = set()
+            for chunk, score in hits:
+                text = same_text(chunk.text)
+                if score > 0.0 and text not in seen:
+                    seen.add(text)
+                    passages.append(Passage(chunk=chunk, score=score))
+                    if len(passages) >= top_k:
+                        return passages
+            if len(hits) < limit or limit >= MAX_TOP_K * 20:
+                return passages
+            limit *= 4
 
     def all_chunks(self) -> list[Chunk]:
-        return list(self._chunks.values())
+        """Every chunk, read from the index (slow on a big library: not for serving)."""
+        return self._engine.all_chunks()
 
     def chunks_of(self, paper_key: str) -> list[Chunk]:
-        return self._by_paper.get(paper_key, [])
+        found = self._papers.get(paper_key)
+        if found is None:
+            found = self._engine.chunks("key", paper_key)
+            if len(self._papers) >= _PAPERS_CACHED:
+                self._papers.clear()
+            self._papers[paper_key] = found  # one assignment: safe across threads
+        return found
 
     def chunk(self, chunk_id: str) -> Chunk | None:
-        return self._chunks.get(chunk_id)
-
-    def paper_keys(self) -> set[str]:
-        return set(self._by_paper)
+        found = self._engine.chunks("cid", chunk_id)
+        return found[0] if found else None

@@ -19,6 +19,7 @@ parsed again), and PDF copies no catalog row points to (a killed ingest's) are r
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import threading
 import uuid
@@ -30,9 +31,10 @@ from pathlib import Path
 from typing import Any
 
 from research_assistant.bib import parse as bibtex
+from research_assistant.bib.edit import Correction, corrected
 from research_assistant.bib.write import to_bibtex
 from research_assistant.check.resolve import Resolver
-from research_assistant.check.support import Context, library_context
+from research_assistant.check.support import Context
 from research_assistant.embed import default_embedder
 from research_assistant.errors import LibraryError, ResearchAssistantError
 from research_assistant.files import (
@@ -53,6 +55,7 @@ from research_assistant.settings import load_settings
 from research_assistant.store import Store
 
 Progress = Callable[[int, int, str], None]  # (done, total, file name)
+_bib_entry = functools.lru_cache(maxsize=100_000)(lambda p: to_bibtex([p]))  # per paper, reused
 CATALOG = "catalog.duckdb"
 log = logging.getLogger(__name__)
 # One change lock per library folder, shared by every Library object of this process that opens
@@ -107,11 +110,10 @@ class LibraryState:
     @property
     def support_context(self) -> Context:
         """How the checker weighs terms in this state (library-wide rarity) and the offline
-        sentence similarity; built once per catalog generation."""
+        sentence similarity; built once per generation from the index's stored term counts."""
         ctx = self._cache.get("support")
         if ctx is None:
-            ctx = library_context(self.index.all_chunks(), default_embedder().similarity)
-            self._cache["support"] = ctx
+            ctx = self._cache["support"] = self.index.terms.context(default_embedder().similarity)
         return ctx
 
 
@@ -196,11 +198,12 @@ class Library:
     def _load_state(self) -> LibraryState:
         papers = {p.key: p for p in self.store.papers()}
         generation = self.store.generation()  # validated: it names a folder under index/
-        chunks = self.store.chunks()
-        index = SearchIndex.load(self.index_dir, chunks, generation or EMPTY_GENERATION)
+        titles = {k: p.title for k, p in papers.items()}
+        gen = generation or EMPTY_GENERATION  # the chunks stay on disk, in the index:
+        index = SearchIndex.load(self.index_dir, self.store.chunk_count(), gen, titles)
         if index is None:  # first open, or an index folder lost or damaged
-            titles = {k: p.title for k, p in papers.items()}
-            index = SearchIndex.build(chunks, titles, generation or EMPTY_GENERATION)
+            stage = self.index_dir if self.index_dir.is_dir() else None  # else the system's
+            index = SearchIndex.build(self.store.chunks(), titles, gen, stage=stage)
             try:
                 index.save(self.index_dir, root=self.root)
             except OSError as e:  # a full disk must not stop reading: keep it in memory
@@ -297,6 +300,20 @@ class Library:
             run = _change_run(user_id, "assign_pdf", from_key=from_key, to_key=to_key)
             self._commit(papers, chunks, removed, {}, run, [], shas={to_key: sha})
 
+    def correct_metadata(self, key: str, fix: Correction, user: Actor = None) -> Paper:
+        """A curator's correction (``bib.edit``): catalog and library.bib, logged with the user."""
+        user_id = require_curator(user, "Correcting a paper's metadata")
+        with self._change_lock:
+            papers = dict(self._state.papers)
+            if key not in papers:
+                raise LibraryError(f"No paper with key {key!r} in the library.")
+            papers[key] = corrected(papers[key], fix)
+            details = {"title": fix.title, "authors": fix.authors, "year": fix.year,
+                       "venue": fix.venue, "doi": fix.doi}  # fmt: skip
+            run = _change_run(user_id, "correct_metadata", key=key, **details)
+            self._commit(papers, {}, [], {}, run, [])
+            return self._state.papers[key]
+
     def _commit(
         self,
         papers: dict[str, Paper],
@@ -310,14 +327,10 @@ class Library:
         removed = list(removed)
         labelled = {p.key: p for p in bibtex.assign_labels(papers.values())}
         generation = new_generation()
-        changed = set(chunks) | set(removed)
-        all_chunks = [c for c in self._state.index.all_chunks() if c.paper_key not in changed]
-        for items in chunks.values():
-            all_chunks.extend(items)
         titles = {k: p.title for k, p in labelled.items()}
-        index = SearchIndex.build(all_chunks, titles, generation)
         written: list[Path] = []
-        try:
+        try:  # 0. the new index, staged beside the current one (costs the changed papers)
+            index = self._state.index.derive(self.index_dir, chunks, removed, titles, generation)
             for name, data in pdf_bytes.items():  # 1. PDF copies
                 path = self.pdf_dir / name
                 if not path.exists():
@@ -326,8 +339,10 @@ class Library:
             index.write(self.index_dir, root=self.root)  # 2. the new index, not used yet
             known = self.store.paper_shas()
             known.update(shas or {})
-            self.store.apply_changes(  # 3. the catalog, in one transaction: the switch
-                papers=[(p, known.get(p.key, "")) for p in labelled.values()],
+            old = self._state.papers  # 3. the catalog, in one transaction: the switch
+            changed = [p for p in labelled.values() if p != old.get(p.key)]  # their rows only
+            self.store.apply_changes(
+                papers=[(p, known.get(p.key, "")) for p in changed],
                 chunks=dict(chunks),
                 removed=removed,
                 files=files,
@@ -335,7 +350,7 @@ class Library:
                 generation=generation,
             )
         except BaseException as e:
-            self._undo(generation, index, written)
+            self._undo(generation, written)
             if is_disk_full(e):
                 raise LibraryError(
                     f"Nothing was changed: {disk_full(self.root)}. The library is as it was "
@@ -359,18 +374,18 @@ class Library:
             except (OSError, ResearchAssistantError) as e:
                 log.warning("%s: %s failed after the change was saved: %s", self.root, what, e)
 
-    def _undo(self, generation: str, index: SearchIndex, written: Sequence[Path]) -> None:
+    def _undo(self, generation: str, written: Sequence[Path]) -> None:
         """Remove what a change wrote before its catalog commit failed (unless it did land)."""
         with contextlib.suppress(Exception):
             if self.store.meta("generation") == generation:
                 return  # the commit landed before the failure: everything written is in use
-        index.discard(self.index_dir, root=self.root)
+        SearchIndex.discard_generation(self.index_dir, generation, root=self.root)
         for path in written:
             with contextlib.suppress(OSError, ResearchAssistantError):
                 remove_inside(path, self.root)
 
     def _write_bib(self, papers: Iterable[Paper]) -> None:
-        text = to_bibtex(sorted(papers, key=lambda p: p.key))
+        text = "\n".join(_bib_entry(p) for p in sorted(papers, key=lambda p: p.key))
         write_atomic(self.root / "library.bib", text.encode("utf-8"))
 
     def _remove_orphan_pdfs(self, papers: Iterable[Paper]) -> None:

@@ -7,8 +7,16 @@ from pathlib import Path
 import pytest
 
 from research_assistant.errors import LibraryError
-from research_assistant.index import CHUNK_MAX_CHARS, SearchIndex, chunk_paper, split_page
-from research_assistant.models import PageText
+from research_assistant.fulltext import Fulltext
+from research_assistant.index import (
+    CHUNK_MAX_CHARS,
+    SearchIndex,
+    chunk_paper,
+    same_text,
+    split_page,
+)
+from research_assistant.ingest.pdf import read_pdf
+from research_assistant.models import Chunk, PageText
 
 PAGE = (
     "Diffusion-limited aggregation grows clusters by random walkers that stick on contact. "
@@ -118,3 +126,139 @@ def test_empty_index(tmp_path: Path) -> None:
     idx.save(tmp_path)
     loaded = SearchIndex.load(tmp_path, [], "empty")
     assert loaded is not None and len(loaded) == 0
+
+
+# ---- incremental changes (issue 14) ----------------------------------------------------------
+GEN3 = "00112233aabb"
+QUERIES = [
+    "map and reduce functions over key value pairs",
+    "paper search agent large language model",
+    "dune height distribution",
+    "master worker failure re-execution",
+    "crawler selects citations to expand",
+]
+
+
+@pytest.fixture(scope="module")
+def corpus_chunks(corpus: Path) -> dict[str, list[Chunk]]:
+    """Three corpus papers' chunks, and a shorter version of the second ("smith2" replaced)."""
+    out = {}
+    for key, name in (("mr", "map-reduce.pdf"), ("smith", "smith07.pdf"), ("pasa", "pasa.pdf")):
+        info = read_pdf(corpus / name)
+        out[key] = chunk_paper(key, info.sha256, info.pages)
+        if key == "smith":
+            out["smith2"] = chunk_paper(key, "f" * 64, info.pages[:2])
+    return out
+
+
+def folder_bytes(folder: Path) -> dict[str, bytes]:
+    return {f.name: f.read_bytes() for f in sorted(folder.iterdir()) if f.is_file()}
+
+
+def test_add_replace_remove_ranks_as_a_full_rebuild(
+    tmp_path: Path, corpus_chunks: dict[str, list[Chunk]]
+) -> None:
+    """One change adds a paper, replaces one (new file: new chunk ids, fewer pages) and removes
+    one; the derived index holds, counts and ranks what a full build of the result does, and
+    the generation it came from is left exactly as it was."""
+    c = corpus_chunks
+    titles = {"mr": "MapReduce", "smith": "Dunes", "pasa": "PaSa"}
+    folder = tmp_path / "index"
+    SearchIndex.build(c["mr"] + c["smith"], titles, GEN1, stage=folder).save(folder)
+    base = SearchIndex.load(folder, len(c["mr"]) + len(c["smith"]), GEN1, titles)
+    assert base is not None
+    before = folder_bytes(folder / GEN1)
+    old_top = [[p.chunk.chunk_id for p in base.retrieve(q, 5)] for q in QUERIES]
+
+    new = base.derive(folder, {"pasa": c["pasa"], "smith": c["smith2"]}, ["mr"], titles, GEN2)
+    new.write(folder)
+    full = SearchIndex.build(c["smith2"] + c["pasa"], titles, GEN3)
+    assert len(new) == len(full) == len(c["smith2"]) + len(c["pasa"])
+    assert new.chunks_of("mr") == [] and new.chunks_of("smith") == c["smith2"]
+    assert new.chunks_of("pasa") == c["pasa"] and new.chunk(c["pasa"][0].chunk_id) == c["pasa"][0]
+    assert new.terms == full.terms
+    reopened = SearchIndex.load(folder, len(full), GEN2, titles)
+    assert reopened is not None and reopened.terms == full.terms
+    for q in QUERIES:
+        want = [p.chunk.chunk_id for p in full.retrieve(q, 5)]
+        assert [p.chunk.chunk_id for p in new.retrieve(q, 5)] == want
+        assert [p.chunk.chunk_id for p in reopened.retrieve(q, 5)] == want
+
+    # the old generation: its files untouched (the new one links them), its results the same
+    assert folder_bytes(folder / GEN1) == before
+    assert [[p.chunk.chunk_id for p in base.retrieve(q, 5)] for q in QUERIES] == old_top
+    old = SearchIndex.load(folder, len(c["mr"]) + len(c["smith"]), GEN1, titles)
+    assert old is not None and old.chunks_of("mr") == c["mr"]
+
+
+def test_a_retitled_paper_is_searched_by_its_new_title(
+    tmp_path: Path, corpus_chunks: dict[str, list[Chunk]]
+) -> None:
+    folder = tmp_path / "index"
+    titles = {"mr": "MapReduce", "smith": "Dunes"}
+    base = SearchIndex.build(corpus_chunks["mr"] + corpus_chunks["smith"], titles, GEN1)
+    base.save(folder)
+    renamed = {**titles, "smith": "Zanzibarish quokkas"}
+    new = base.derive(folder, {}, [], renamed, GEN2)
+    assert base.retrieve("zanzibarish quokkas", 1) == []
+    assert new.retrieve("zanzibarish quokkas", 1)[0].chunk.paper_key == "smith"
+    assert len(new) == len(base) and new.terms == base.terms
+
+
+def test_a_change_killed_while_staged_leaves_the_current_generation(
+    tmp_path: Path, corpus_chunks: dict[str, list[Chunk]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Killed after the staged copy's tantivy commit (the worst moment): the staged folder is
+    removed, the current generation's files are byte for byte as they were and still load."""
+    folder = tmp_path / "index"
+    base = SearchIndex.build(corpus_chunks["mr"], {}, GEN1)
+    base.save(folder)
+    before = folder_bytes(folder / GEN1)
+    original = Fulltext.change
+
+    def killed(self: Fulltext, *args: object, **kwargs: object) -> None:
+        original(self, *args, **kwargs)  # type: ignore[arg-type]
+        raise KeyboardInterrupt("killed after the staged commit")
+
+    monkeypatch.setattr(Fulltext, "change", killed)
+    with pytest.raises(KeyboardInterrupt):
+        base.derive(folder, {"pasa": corpus_chunks["pasa"]}, ["mr"], {}, GEN2)
+    assert sorted(p.name for p in folder.iterdir()) == [GEN1, "CURRENT"]
+    assert folder_bytes(folder / GEN1) == before
+    again = SearchIndex.load(folder, len(corpus_chunks["mr"]), GEN1)
+    assert again is not None and again.retrieve(QUERIES[0], 1)[0].chunk.paper_key == "mr"
+
+
+def test_an_index_of_another_number_of_chunks_or_format_is_rebuilt(
+    tmp_path: Path, corpus_chunks: dict[str, list[Chunk]]
+) -> None:
+    chunks = corpus_chunks["mr"]
+    SearchIndex.build(chunks, {}, GEN1).save(tmp_path)
+    assert SearchIndex.load(tmp_path, len(chunks) + 1, GEN1) is None  # not the catalog's chunks
+    (tmp_path / GEN1 / "FORMAT").write_text("something else\n")
+    assert SearchIndex.load(tmp_path, chunks, GEN1) is None  # another schema: rebuilt
+
+
+def test_copies_never_crowd_the_top(corpus_chunks: dict[str, list[Chunk]]) -> None:
+    """The same text under two papers (a preprint and its journal version, say) is retrieved
+    once, the best-scoring copy, and the rest of top k is filled with other chunks."""
+    mr = corpus_chunks["mr"]
+    copies = [Chunk(f"copy{c.chunk_id}", "copy", c.page, c.start, c.end, c.text) for c in mr]
+    idx = SearchIndex.build(mr + copies + corpus_chunks["pasa"], {}, GEN1)
+    top = idx.retrieve(QUERIES[0], 8)
+    texts = [same_text(p.chunk.text) for p in top]
+    assert len(top) == 8 and len(set(texts)) == 8
+    assert [p.score for p in top] == sorted((p.score for p in top), reverse=True)
+    raw = [same_text(c.text) for c, _ in idx._engine.search(QUERIES[0], 24)]
+    assert len(set(raw)) < len(raw)  # without the merge, copies would take places
+
+
+def test_llamaindex_nodes_are_the_library_chunks(corpus: Path) -> None:
+    """nodes.py (for LlamaIndex users) chunks exactly as the library does."""
+    from research_assistant.nodes import page_nodes  # LlamaIndex: imported by this test only
+
+    info = read_pdf(corpus / "smith07.pdf")
+    chunks = chunk_paper("smith", info.sha256, info.pages)
+    nodes = page_nodes("smith", info.sha256, info.pages)
+    assert [(n.node_id, n.metadata["page"], n.start_char_idx, n.end_char_idx, n.text)
+            for n in nodes] == [(c.chunk_id, c.page, c.start, c.end, c.text) for c in chunks]  # fmt: skip

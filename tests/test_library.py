@@ -14,6 +14,7 @@ import pytest
 
 from research_assistant import store as store_mod
 from research_assistant.bib.parse import parse_bib_file
+from research_assistant.check.support import library_context
 from research_assistant.errors import LibraryError, PermissionDeniedError
 from research_assistant.files import safe_name
 from research_assistant.index import SearchIndex
@@ -93,6 +94,29 @@ def test_library_reloads_without_parsing_pdfs(corpus_lib, monkeypatch) -> None:
     assert [p.key for p in again.papers()] == [p.key for p in lib.papers()]
     hits = again.index.retrieve("MapReduce master worker failure re-execution", 3)
     assert hits[0].chunk.paper_key == "deanMapReduceSimplifiedData2004"
+
+
+def test_open_reads_no_chunk_and_term_rarity_comes_with_the_index(corpus_lib, monkeypatch) -> None:
+    """Opening an indexed library reads no chunk text from the catalog (the index stores the
+    chunks); the checker's term rarity is built from the counts stored with the generation,
+    equal to counting every chunk, and stays equal after an incremental change."""
+    lib, _ = corpus_lib
+    monkeypatch.setattr(store_mod.Store, "chunks", lambda *a, **k: pytest.fail("chunks read"))
+    again = open_fresh(lib.root)
+    assert again.index.retrieve("MapReduce master worker", 1)
+    every = library_context(again.index.all_chunks())
+    ctx = again.state.support_context
+    assert (ctx.idf, ctx.default_idf) == (every.idf, every.default_idf)
+
+
+def test_term_rarity_follows_incremental_changes(two_papers: Library, corpus: Path) -> None:
+    two_papers.ingest([corpus / "pasa.pdf"])
+    two_papers.remove("deanMapReduceSimplifiedData2004")
+    for lib in (two_papers, open_fresh(two_papers.root)):
+        every = library_context(lib.index.all_chunks())
+        ctx = lib.state.support_context
+        assert (ctx.idf, ctx.default_idf) == (every.idf, every.default_idf)
+        assert len(lib.index) == sum(p.chunks for p in lib.papers())
 
 
 def test_papers_json_contract(corpus_lib) -> None:
@@ -205,6 +229,7 @@ print(json.dumps([os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in pi
 # (where the process dies, the function it dies on entering, an argument that call must have,
 # whether the catalog commit had happened). In the order of Library._commit.
 CRASH_POINTS = [
+    ("while the next index is staged", "research_assistant.fulltext:Fulltext.change", "", False),
     ("after the PDF copy, before the index", "research_assistant.index:SearchIndex.write", "", False),
     ("before the catalog commit", "research_assistant.store:Store.apply_changes", "", False),
     ("inside the catalog transaction", "research_assistant.store:_bulk_insert", "chunks", False),

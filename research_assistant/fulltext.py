@@ -1,0 +1,177 @@
+"""The only tantivy import: the on-disk BM25 full-text index of one index generation.
+
+Each generation of the library's index is one tantivy index in its own folder. A change makes
+the next generation from the current one without rewriting it: the files of the current folder
+are hard-linked into a new folder (tantivy never changes a segment file once written, and
+replaces meta.json by renaming), the changed papers' documents are deleted and added there, and
+tantivy commits. The cost is that of the changed papers, plus a merge of small segments now and
+then (done by tantivy's own threads, outside the GIL). The current folder is never written to,
+so a crash at any point leaves it readable.
+
+Text is analysed like the BM25 it replaces (LlamaIndex's, via bm25s): words of two or more
+characters, lower-cased, English stop words removed, Snowball English stems.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+import tantivy
+
+from research_assistant.errors import SearchIndexError
+from research_assistant.models import Chunk
+
+_ANALYZER_NAME = "ra_en"
+_ANALYZER = (
+    tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(r"\w\w+"))
+    .filter(tantivy.Filter.lowercase())
+    .filter(tantivy.Filter.stopword("english"))
+    .filter(tantivy.Filter.stemmer("english"))
+    .build()
+)
+MAX_QUERY_TERMS = 64  # a pasted paragraph is searched by its first 64 distinct terms
+_WRITER_HEAP = 32_000_000  # bytes buffered before tantivy writes a segment (min 15 MB)
+_FORMAT = "citable-fulltext 1\n"  # in FORMAT: another schema (or none) is rebuilt, not read
+_OWN_FILES = (
+    "terms.json",
+)  # termcounts.TERMS_FILE  # files of ours in a generation folder: never linked, rewritten
+
+
+def _schema() -> tantivy.Schema:
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field("cid", stored=True, tokenizer_name="raw", index_option="basic")
+    builder.add_text_field("key", stored=True, tokenizer_name="raw", index_option="basic")
+    builder.add_text_field("body", tokenizer_name=_ANALYZER_NAME, index_option="freq")
+    for number in ("page", "start", "end"):
+        builder.add_unsigned_field(number, stored=True)
+    builder.add_bytes_field("text", stored=True)  # the chunk's text, UTF-8, not searched
+    return builder.build()
+
+
+_SCHEMA = _schema()
+
+
+def analyze(text: str) -> list[str]:
+    """The index terms of ``text`` (stems, stop words removed), in order."""
+    return list(_ANALYZER.analyze(text))
+
+
+class Fulltext:
+    """One tantivy index folder and a searcher fixed at its last commit (a snapshot: searches
+    from many threads are safe and never see a later change). Each document is one chunk, with
+    its fields stored, so that a search returns chunks without reading the catalog."""
+
+    def __init__(self, folder: Path, index: tantivy.Index) -> None:
+        self.folder = folder
+        self._index = index
+        index.register_tokenizer(_ANALYZER_NAME, _ANALYZER)
+        index.config_reader(reload_policy="manual")
+        self._searcher = index.searcher()
+
+    @classmethod
+    def create(cls, folder: Path) -> Fulltext:
+        """A new empty index in the (existing, empty) folder."""
+        try:
+            (folder / "FORMAT").write_text(_FORMAT)
+            return cls(folder, tantivy.Index(_SCHEMA, path=str(folder), reuse=False))
+        except (ValueError, OSError) as e:
+            raise SearchIndexError(f"Could not create the search index in {folder}: {e}") from e
+
+    @classmethod
+    def open(cls, folder: Path) -> Fulltext | None:
+        """The index in ``folder``; None when there is none or it cannot be read."""
+        try:
+            if (folder / "FORMAT").read_text() != _FORMAT or not tantivy.Index.exists(str(folder)):
+                return None
+            return cls(folder, tantivy.Index.open(str(folder)))
+        except (ValueError, OSError):
+            return None
+
+    @classmethod
+    def linked_copy(cls, source: Path, folder: Path) -> Fulltext | None:
+        """A copy of the index in ``source`` made of hard links in the (empty) ``folder``;
+        None when it cannot be made (no such index, a file system without hard links)."""
+        try:
+            for f in source.iterdir():
+                linkable = f.is_file() and not f.is_symlink() and f.name not in _OWN_FILES
+                if linkable and not f.name.endswith(".lock"):
+                    os.link(f, folder / f.name)
+        except OSError:
+            return None
+        return cls.open(folder)
+
+    def change(self, removed: Iterable[str], added: Iterable[tuple[Chunk, str]]) -> None:
+        """Delete the chunks of the ``removed`` paper keys, add (chunk, searched text) pairs,
+        commit, and move the searcher to the commit."""
+        try:
+            writer = self._index.writer(heap_size=_WRITER_HEAP, num_threads=1)
+            try:
+                for key in removed:
+                    writer.delete_documents_by_term("key", key)
+                for c, body in added:
+                    doc = tantivy.Document(cid=c.chunk_id, key=c.paper_key, body=body)
+                    for name, value in (("page", c.page), ("start", c.start), ("end", c.end)):
+                        doc.add_unsigned(name, max(0, value))
+                    doc.add_bytes("text", c.text.encode("utf-8", "surrogatepass"))
+                    writer.add_document(doc)
+                writer.commit()
+                writer.wait_merging_threads()
+            except BaseException:
+                writer.rollback()
+                raise
+            finally:
+                del writer  # releases the writer lock of the folder
+            self._index.reload()
+        except (ValueError, OSError) as e:
+            raise SearchIndexError(f"Could not update the search index: {e}") from e
+        self._searcher = self._index.searcher()
+
+    def __len__(self) -> int:
+        return int(self._searcher.num_docs)
+
+    def search(self, query: str, limit: int) -> list[tuple[Chunk, float]]:
+        """(chunk, BM25 score) of the best ``limit`` chunks for the words of ``query``."""
+        seen: dict[str, None] = {}
+        for term in _ANALYZER.analyze(query):
+            seen.setdefault(term)
+            if len(seen) >= MAX_QUERY_TERMS:
+                break
+        if not seen or limit < 1:
+            return []
+        clauses = [
+            (tantivy.Occur.Should, tantivy.Query.term_query(_SCHEMA, "body", t)) for t in seen
+        ]
+        searcher = self._searcher
+        hits = searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False).hits
+        return [(_chunk(searcher.doc(addr)), float(score)) for score, addr in hits]
+
+    def chunks(self, field: str, value: str) -> list[Chunk]:
+        """The chunks whose ``field`` ("cid" or "key") is ``value``, in page order."""
+        searcher = self._searcher
+        query = tantivy.Query.term_query(_SCHEMA, field, value)
+        hits = searcher.search(query, max(1, searcher.num_docs), count=False).hits
+        return sorted((_chunk(searcher.doc(addr)) for _, addr in hits), key=_in_order)
+
+    def all_chunks(self) -> list[Chunk]:
+        """Every chunk (reads the whole index: for rebuilds and tests, not for serving)."""
+        searcher = self._searcher
+        hits = searcher.search(tantivy.Query.all_query(), max(1, searcher.num_docs), count=False)
+        return sorted((_chunk(searcher.doc(addr)) for _, addr in hits.hits), key=_in_order)
+
+
+def _in_order(c: Chunk) -> tuple[str, int, int]:
+    return (c.paper_key, c.page, c.start)
+
+
+def _chunk(doc: tantivy.Document) -> Chunk:
+    text = doc.get_first("text")
+    return Chunk(
+        chunk_id=str(doc.get_first("cid")),
+        paper_key=str(doc.get_first("key")),
+        page=int(doc.get_first("page") or 0),
+        start=int(doc.get_first("start") or 0),
+        end=int(doc.get_first("end") or 0),
+        text=bytes(text).decode("utf-8", "surrogatepass") if text is not None else "",
+    )
