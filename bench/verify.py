@@ -187,6 +187,7 @@ def main() -> None:
     lib = corpus_library()
     for name, path in (
         ("development, in-sample", labelled_set.DEVELOPMENT),
+        ("development groups, in-sample", labelled_set.DATA / "verification_groups.jsonl"),
         ("held-out", labelled_set.HELDOUT),
     ):
         outcomes = labelled_set.run_set(lib, labelled_set.load_set(path))

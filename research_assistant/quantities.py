@@ -66,6 +66,13 @@ _WORD_VALUES = {
 _WORDS = re.compile(r"\b(" + "|".join(sorted(_WORD_VALUES, key=len, reverse=True)) + r")\b", re.I)
 # "3/4 of the papers": a share, read as a percentage.
 _FRACTION = re.compile(r"(?<![\d/])([1-9])/([2-9]|10)(?![\d/])(?=\s+of\b)")
+# "1/200 the speed", "1/1000 of the time": a share too.
+_ONE_IN = re.compile(r"(?<![\d/.])1/(\d{2,5})(?![\d/])(?=\s+(?:of|the)\b)")
+# "10−22 eV": a power of ten whose raised exponent a PDF flattened, kept apart from a range
+# by its true minus sign (U+2212; ranges use a hyphen or an en dash).
+_FLAT_POWER = re.compile(r"(?<![\d.])10\u2212(\d{1,3})(?![\d.])")
+# "5 Performance", "5.3 Fault Tolerance" opening a line: a section heading's number.
+_HEADING = re.compile(r"(?:^|\n)\s*$")
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*(thousand|million|billion|trillion)\b", re.I)
 # alpha2digit reads "3.5 million" as "3.5 1000000": a decimal then a bare power of a thousand.
@@ -162,8 +169,19 @@ _NUMBER_WORD = re.compile(
 )
 
 
+_MAY_HOLD = re.compile(r"[\d⁰¹²³⁴⁵⁶⁷⁸⁹]")
+_LETTERS = re.compile(r"[a-z]+")
+# Every word that _normalise reads as a number (_WORD_VALUES and _NUMBER_WORD): a text with
+# none of them and no digit holds no quantity.
+_NUMBER_WORDS = frozenset(
+    {w for phrase in _WORD_VALUES for w in phrase.split() if w != "a"}
+    | set(re.findall(r"[a-z]{3,}", _NUMBER_WORD.pattern))
+)
+
+
 def _normalise(text: str, small_words: bool = False) -> str:
-    text = unicodedata.normalize("NFC", text).translate(_MINUS)
+    text = _FLAT_POWER.sub(r"10^-\1", unicodedata.normalize("NFC", text)).translate(_MINUS)
+    text = _ONE_IN.sub(lambda m: f"{100 / int(m.group(1)):.3g} %", text)
     text = _SUPER_RUN.sub(lambda m: "^" + m.group(1).translate(_SUPER), text)
     text = _WORDS.sub(lambda m: _WORD_VALUES[m.group(1).lower()], text)
     text = _FRACTION.sub(lambda m: f"{100 * int(m.group(1)) / int(m.group(2)):.1f} %", text)
@@ -196,6 +214,8 @@ def quantities(text: str, *, small_words: bool = False) -> tuple[Quantity, ...]:
     Number words below ten count only before a unit ("one terabyte"; "one of the workers"
     states no value) unless ``small_words``: evidence reads them all, so that a claim's "10
     participants" finds the paper's "ten participants"."""
+    if not _MAY_HOLD.search(text) and not _NUMBER_WORDS & set(_LETTERS.findall(text.lower())):
+        return ()  # most sentences: no digit, no number word (the passes below cost ~100 µs)
     norm = _normalise(text, small_words)
     out = []
     for m in _TOKEN.finditer(norm):
@@ -209,6 +229,17 @@ def _quantity(text: str, m: re.Match[str]) -> Quantity | None:
     before = _BEFORE.search(text, max(0, m.start() - 24), m.start())
     prev = before.group(1).lower().split() if before else []
     if prev and prev[-1] in _NOT_A_VALUE:
+        return None
+    after = text[m.end("num") : m.end("num") + 2]
+    if after[:1] == "." and after[1:].isdigit():  # a version: "SciPy 1.0.0"
+        return None
+    if (
+        not m.group("suffix")
+        and _HEADING.search(text, max(0, m.start() - 8), m.start())
+        and re.match(r" [A-Z][a-z]", text[m.end() : m.end() + 3])
+        and "," not in m.group()
+        and len(m.group("num").partition(".")[0]) <= 2
+    ):  # "5 Performance" opening a line: a heading
         return None
     raw = m.group("num").replace(",", "").replace(" ", "")
     value = float(raw)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from research_assistant.check.polarity import conflict_of, names_in
+from research_assistant.check.polarity import conflict_of, names_in, stems_of, unstated
 from research_assistant.text import fold
 
 
@@ -19,6 +19,18 @@ from research_assistant.text import fold
         ("Metabolites rose under stress.", "Metabolites fell under stress.", "direction"),
         ("Backup tasks shorten the sort.", "Backup tasks shorten the sort.", ""),
         ("The sort takes longer without backups.", "The sort takes longer when disabled.", ""),
+        # roles swapped around a comparative
+        ("count vectors outperform cbow vectors", "cbow vectors outperform count ones", "reversal"),
+        (
+            "tracing is faster than interpretation",
+            "interpretation is faster than tracing",
+            "reversal",
+        ),
+        ("cbow outperforms count", "cbow is outperformed by count", "reversal"),  # passive
+        ("cbow outperforms count", "count is outperformed by cbow", ""),
+        ("tracing is faster than interpretation", "interpretation is slower than tracing", ""),
+        ("The solver fails to converge.", "The solver converges quickly.", "negation"),
+        ("Backups let the sort finish sooner.", "The sort takes longer with backups.", "direction"),
     ],
 )
 def test_conflicts(claim: str, passage: str, kind: str) -> None:
@@ -32,3 +44,19 @@ def test_names_skip_sentence_openers_and_keep_systems() -> None:
         "Google",
     )
     assert names_in("However, results hold.") == ()
+
+
+def test_explanations_quote_the_words_as_written() -> None:
+    claim, passage = fold("Bosons raise the third peak."), fold("The third peak is reduced.")
+    assert conflict_of(claim, passage) == "direction: raise vs reduced"
+    assert conflict_of(fold("It is not stable."), fold("It is stable.")) == "negation: claim not"
+
+
+def test_a_finding_the_passage_does_not_state() -> None:
+    """A passage on the topic that does not say which way it goes does not verify a claim."""
+    on_topic = stems_of(fold("A bytecode costs 26 cycles when run natively."))
+    assert unstated(fold("A bytecode costs more cycles natively."), on_topic) == ("more",)
+    same_sense = stems_of(fold("The sort program takes 44% longer."))
+    assert unstated(fold("The sort runs slower without backups."), same_sense) == ()
+    bound = fold("The library holds more than 100 papers.")  # a bound: the number check's
+    assert unstated(bound, stems_of(fold("It holds 120 papers."))) == ()

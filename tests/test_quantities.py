@@ -100,3 +100,26 @@ def test_counterpart_is_the_number_in_the_same_role() -> None:
     (c, _) = quantities("covers 350 languages with 1000 paragraphs each")
     found = counterpart(c, quantities("235 languages and 1000 paragraphs per language"))
     assert found is not None and found.text == "235"
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("All metrics are computed with SciPy 1.0.0.", []),  # a version states no value
+        ("5 Performance\nIn this section", []),  # a section heading's number
+        ("runs at 1/200 the speed of the interpreter", [0.5]),  # a share, as a percentage
+        ("a mass of 10\u221222 eV", [1e-22]),  # a flattened power of ten (true minus sign)
+        ("a range of 10-22 eV", [10.0]),  # a hyphen is a range, not a power
+        ("Backup tasks shorten the sort considerably.", []),
+    ],
+)
+def test_numbers_that_are_not_values_and_flattened_notations(
+    text: str, values: list[float]
+) -> None:
+    assert [q.value for q in quantities(text, small_words=True)] == pytest.approx(values)
+
+
+def test_a_share_agrees_with_its_percentage() -> None:
+    (c,) = quantities("about 0.5% of the speed")
+    (e,) = quantities("at 1/200 the speed", small_words=True)
+    assert agree(c, e)

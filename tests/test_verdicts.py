@@ -81,6 +81,46 @@ def test_a_flipped_finding_is_caught(corpus_lib: Library) -> None:
     assert status == "unsupported" and "other way" in reason
 
 
+def test_a_role_reversal_is_caught_and_named(corpus_lib: Library) -> None:
+    status, reason = verdict(
+        corpus_lib,
+        "When decomposing phrase vectors into their constituent words, count vectors "
+        "consistently outperform cbow vectors [Dinu and Baroni, 2014].",
+    )
+    assert status == "unsupported" and "“cbow” outperform “count”, not" in reason
+
+
+def test_a_passage_on_the_topic_that_does_not_state_the_finding_does_not_verify(
+    corpus_lib: Library,
+) -> None:
+    status, reason = verdict(
+        corpus_lib,
+        "Gal et al. (2009) estimate that a bytecode costs more cycles when run on a native trace "
+        "than in the interpreter.",
+    )
+    assert status == "uncertain" and "does not state “more”" in reason
+
+
+def test_a_paraphrase_anchored_by_its_numbers_is_verified(corpus_lib: Library) -> None:
+    """The paper's words differ ("unique objects that meet these criteria"); its two numbers,
+    stated together, anchor the paraphrase."""
+    status, _ = verdict(
+        corpus_lib,
+        "Trilling et al. (2017) note that of the 235 distinct NEOs passing their selection "
+        "criteria, 97 were first found by their own survey.",
+    )
+    assert status == "verified"
+
+
+def test_every_part_of_a_two_part_claim_must_hold(corpus_lib: Library) -> None:
+    status, reason = verdict(
+        corpus_lib,
+        "The test set contains 100 images, and the CN2 networks add forty extra images from the "
+        "Berkeley database to the FoE training set [Jain and Seung, 2008].",
+    )
+    assert status in ("partial", "unsupported") and "CN2" in reason
+
+
 def scores(lib: Library, path: Path) -> tuple[float, list[str], dict[str, tuple[int, int]]]:
     outcomes = labelled_set.run_set(lib, labelled_set.load_set(path))
     table = labelled_set.accuracy(outcomes)
@@ -93,9 +133,10 @@ def scores(lib: Library, path: Path) -> tuple[float, list[str], dict[str, tuple[
 def test_development_claims_in_sample(corpus_lib: Library) -> None:
     """verification.jsonl and verification_groups.jsonl chose the thresholds (in-sample)."""
     accuracy, leaked, table = scores(corpus_lib, labelled_set.DEVELOPMENT)
-    assert leaked == [] and accuracy >= 0.97
+    assert leaked == [] and accuracy >= 0.98
     accuracy, leaked, table = scores(corpus_lib, GROUPS)
-    assert accuracy >= 0.73 and len(leaked) <= 3
+    assert accuracy >= 0.84 and leaked == []
+    assert table["paraphrase"][0] >= 19
     assert table["number_words (false)"][0] == table["number_words (false)"][1]
     assert table["number_notation (false)"][0] == table["number_notation (false)"][1]
     assert table["wrong_paper"][0] == table["wrong_paper"][1]
@@ -109,5 +150,5 @@ def test_heldout_claims_never_tuned_on(corpus_lib: Library) -> None:
         assert table[group][0] == table[group][1], group
 
 
-HELDOUT_FLOOR = 0.69
-HELDOUT_LEAKS = 9
+HELDOUT_FLOOR = 0.75  # measured 79 / 104 = 0.760
+HELDOUT_LEAKS = 5

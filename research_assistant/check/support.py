@@ -1,38 +1,64 @@
 """How well a passage supports a claim, and what in it contradicts the claim (pure).
 
-The score mixes three signals over a window of one or two sentences: the share of the claim's
+The score mixes three signals over a window of one or two sentences (or a sentence stating the
+claim's numbers with the two before it, which name its subject): the share of the claim's
 terms the window holds, weighted by how rare each term is in the whole library (a paper's topic
 words count, "results" does not); rapidfuzz's partial ratio (word order and phrasing); and, when
 an embedder is passed in, the cosine similarity of the two (paraphrase). Hard checks then look
 for a contradiction that no similarity may override: a number of the claim that the window
 states differently (read as values by ``quantities``), a negation on one side only, a direction
-word whose opposite the window uses (increase/decrease, outperforms/underperforms), a name the
-cited passages never mention.
+word whose opposite the window uses (increase/decrease, outperforms/underperforms), the two
+sides of a comparison swapped, a name the cited passages never mention. Windows that may say the
+claim the other way round are read even when others cover more; a window that does not state
+the claim's finding word is reported (``Support.unstated``), and one stating all of the claim's
+numbers anchors it (``Support.anchored``). Each chunk is read once (``passages``).
 """
 
 from __future__ import annotations
 
 import heapq
 import math
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from rapidfuzz import fuzz
 
-from research_assistant.check.polarity import conflict_of, names_in
+from research_assistant.check.passages import (
+    CACHE,
+    DIGITS,
+    Prepared,
+    Sentence,
+    anchoring,
+    clear_cache,
+    folded_text,
+    prepare,
+    prepared,
+    replaced,
+    sentences_of,
+    share,
+    stated,
+    stated_elsewhere,
+)
+from research_assistant.check.polarity import (
+    Reading,
+    conflict_of,
+    may_conflict,
+    names_in,
+    unstated,
+)
 from research_assistant.models import Chunk
 from research_assistant.quantities import Quantity, agree, counterpart, quantities
 from research_assistant.terms import term_list, terms
-from research_assistant.text import LINE_HYPHEN, fold, sentence_spans
+from research_assistant.text import LINE_HYPHEN, fold
 
-__all__ = ["Context", "Support", "best_support", "clear_cache", "prepare"]
+__all__ = ["Context", "Support", "best_support", "clear_cache", "nearest_chunks", "prepare"]
 
 _CHUNKS_SCANNED = 4  # chunks (by weighted term overlap) whose sentences are scored
 _WINDOWS_SCORED = 4  # windows per claim that reach rapidfuzz and the embedder
+_LEAD_IN = 2  # sentences before one stating the claim's numbers that may name its subject
 _NEAR = 2  # sentences either side of a window where a claim's number may also be stated
 _NUMBER_PICK = 0.5  # how much a window holding the claim's numbers as written counts in the pick
-_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 _FUZZ_CHARS = 160  # rapidfuzz sees at most this much of a claim (5x of a span): cost ~ product
 # Weights of the signals, chosen on the development claims (see verify.SUPPORT_THRESHOLD).
 W_COVER, W_FUZZ, W_SEMANTIC = 0.5, 0.1, 0.4
@@ -60,113 +86,48 @@ class Support:
     counterparts: tuple[Quantity | None, ...] = ()  # the span's number in each one's role
     conflict: str = ""  # why the span contradicts the claim; "" when nothing does
     absent: tuple[str, ...] = ()  # names in the claim that no cited passage mentions
+    unstated: tuple[str, ...] = ()  # the claim's direction words the span does not state
+    anchored: int = 0  # how many numbers of the claim the span states, when it states them all
+    # and they are specific (two or more, or one with a unit or three significant digits)
     cover: float = 0.0
     semantic: float = 0.0
     fuzz: float = 0.0
 
 
-class _Sentence:
-    __slots__ = ("_quantities", "end", "folded", "start", "terms", "text")
-
-    def __init__(self, text: str, start: int, end: int) -> None:
-        self.start, self.end = start, end
-        self.text = LINE_HYPHEN.sub("", text[start:end])
-        self.folded = fold(self.text)
-        self.terms = terms(self.text)
-        self._quantities: tuple[Quantity, ...] | None = None
-
-    @property
-    def quantities(self) -> tuple[Quantity, ...]:
-        if self._quantities is None:
-            self._quantities = quantities(self.text, small_words=True)
-        return self._quantities
-
-
-class _Prepared:
-    __slots__ = ("folded", "sentences", "terms", "text")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.terms = terms(text)
-        self.folded: str | None = None
-        self.sentences: list[_Sentence] | None = None
+def _overlap(
+    want: frozenset[str], digits: frozenset[str], prepped: Sequence[Prepared], ctx: Context
+) -> list[tuple[float, int]]:
+    """Per chunk: the weight of the claim's terms it holds, raised by the claim's numbers as
+    written that it holds; and minus its index (ties go to the earlier chunk)."""
+    weight = {t: ctx.weight(t) for t in want}
+    out = []
+    for i, p in enumerate(prepped):
+        shared = want & p.terms
+        score = sum(map(weight.__getitem__, shared)) if shared else 0.0
+        if score and digits:
+            score *= 1 + _NUMBER_PICK * share(digits, p.text)
+        out.append((score, -i))
+    return out
 
 
-_CACHE: dict[str, _Prepared] = {}
-_CACHE_LIMIT = 500_000
+def nearest_chunks(
+    claim: str, chunks: Sequence[Chunk], ctx: Context | None = None, k: int = 3
+) -> list[Chunk]:
+    """The ``k`` chunks that share most with the claim (terms by rarity, numbers as written):
+    the passages a second reader (the model judge) is shown."""
+    ctx = ctx or Context()
+    want = frozenset(term_list(claim))
+    digits = frozenset(DIGITS.findall(LINE_HYPHEN.sub("", claim)))
+    overlap = _overlap(want, digits, [prepared(c) for c in chunks], ctx)
+    return [chunks[-i] for score, i in heapq.nlargest(k, overlap) if score > 0]
 
 
-def _prepared(chunk: Chunk) -> _Prepared:
-    p = _CACHE.get(chunk.chunk_id)
-    if p is None or (p.text is not chunk.text and p.text != chunk.text):
-        if len(_CACHE) >= _CACHE_LIMIT:
-            _CACHE.clear()
-        p = _Prepared(chunk.text)
-        _CACHE[chunk.chunk_id] = p  # one dict assignment: safe enough across threads
-    return p
-
-
-def clear_cache() -> None:
-    """Forget every prepared chunk (benchmarks measure cold checks with it)."""
-    _CACHE.clear()
-
-
-def prepare(chunks: Iterable[Chunk]) -> None:
-    """Warm the per-chunk cache (e.g. when a library is loaded) so checks stay sub-millisecond."""
-    for chunk in chunks:
-        _prepared(chunk)
-
-
-def _sentences(p: _Prepared) -> list[_Sentence]:
-    if p.sentences is None:
-        p.sentences = [_Sentence(p.text, s, e) for s, e in sentence_spans(p.text)]
-    return p.sentences
-
-
-def _stated_elsewhere(q: Quantity, others: Sequence[_Prepared]) -> bool:
-    """Whether a number with a unit is stated, in the same role, somewhere else in the cited
-    passages: "one terabyte of data" on page 8 for a claim whose "891 seconds" is on page 9."""
-    if not q.unit:
-        return False
-    keys = [k for k in (_unit_word(q), *_DIGITS.findall(q.text)) if len(k) > 1]
-    for p in others:
-        if not any(k in _folded(p) for k in keys):
-            continue
-        for s in _sentences(p):
-            if any(k in s.folded for k in keys) and any(
-                agree(q, e) and q.role & e.role for e in s.quantities
-            ):
-                return True
-    return False
-
-
-def _unit_word(q: Quantity) -> str:
-    words = [w for w in fold(q.text).split() if w.isalpha()]
-    return words[-1] if words else ""
-
-
-def _replaced(q: Quantity, evidence: tuple[Quantity, ...]) -> bool:
-    other = counterpart(q, evidence)
-    return other is not None and bool(other.role & q.role)
-
-
-def _share(digits: frozenset[str], text: str) -> float:
-    """The share of the claim's numbers (as written) that ``text`` holds."""
-    return sum(d in text for d in digits) / len(digits) if digits else 0.0
-
-
-def _folded(p: _Prepared) -> str:
-    if p.folded is None:
-        p.folded = fold(LINE_HYPHEN.sub("", p.text))
-    return p.folded
-
-
-@dataclass(frozen=True)
-class _Window:
+class _Window(NamedTuple):  # a tuple, not a frozen dataclass: dozens are made per check
     cover: float
     chunk: Chunk
-    sentences: tuple[_Sentence, ...]
-    context: tuple[_Sentence, ...] = ()  # the sentences around it, for numbers only
+    sentences: tuple[Sentence, ...]
+    context: tuple[Sentence, ...] = ()  # the sentences around it, for numbers only
+    lead_in: int = 0  # leading sentences that name the subject only: numbers are not read there
 
 
 def best_support(
@@ -184,68 +145,129 @@ def best_support(
     if not want or not chunks:
         return Support(0.0, None, "")
     total = sum(ctx.weight(t) for t in want)
-    prepped = [_prepared(c) for c in chunks]
+    prepped = [prepared(c) for c in chunks]
     claim_text = LINE_HYPHEN.sub("", claim)
     # The claim's numbers as written pick windows too: "44%" finds its sentence when the words
     # around it are the writer's own.
-    digits = frozenset(_DIGITS.findall(claim_text))
-    overlap = [
-        (
-            sum(ctx.weight(t) for t in want & p.terms)
-            * (1 + _NUMBER_PICK * _share(digits, p.text)),
-            -i,
-        )
-        for i, p in enumerate(prepped)
-    ]
+    digits = frozenset(DIGITS.findall(claim_text))
+    overlap = _overlap(want, digits, prepped, ctx)
+    claim_numbers = quantities(claim_text)
     windows: list[tuple[float, int, _Window]] = []
+    weight = {t: ctx.weight(t) for t in want}
+    # numbers written the same way in claim and chunk are found as written; others as values
+    as_written = all((m := DIGITS.match(q.text)) and m.group() in digits for q in claim_numbers)
     for score, i in heapq.nlargest(_CHUNKS_SCANNED, overlap):
         if score <= 0:
             continue
-        sents = _sentences(prepped[-i])
+        sents = sentences_of(prepped[-i])
         found = [want & x.terms for x in sents]
-        hits = [_share(digits, x.text) for x in sents]
+        if not claim_numbers:
+            hits = [0.0] * len(sents)
+        elif as_written and share(digits, prepped[-i].text) == 1.0:
+            hits = [share(digits, x.text) for x in sents]
+        else:
+            hits = [stated(claim_numbers, digits, x) for x in sents]
         for j, sent in enumerate(sents):
-            cover = sum(ctx.weight(t) for t in found[j]) / total
+            cover = sum(map(weight.__getitem__, found[j])) / total
             pick = cover + _NUMBER_PICK * hits[j]
             around = tuple(sents[max(0, j - _NEAR) : j] + sents[j + 1 : j + 1 + _NEAR])
             single = _Window(cover, chunks[-i], (sent,), around)
             windows.append((pick, sent.start - sent.end, single))
             if j + 1 < len(sents) and (found[j + 1] - found[j] or hits[j + 1]):
-                both = sum(ctx.weight(t) for t in found[j] | found[j + 1]) / total
+                both = sum(map(weight.__getitem__, found[j] | found[j + 1])) / total
                 pick = both + _NUMBER_PICK * max(hits[j], hits[j + 1])
                 around = tuple(sents[max(0, j - _NEAR) : j] + sents[j + 2 : j + 2 + _NEAR])
                 pair = _Window(both, chunks[-i], (sent, sents[j + 1]), around)
                 windows.append((pick, sent.start - sents[j + 1].end, pair))
+            if hits[j] == 1.0 and j >= _LEAD_IN:  # "This network has 1 256 683 parameters.":
+                # the sentences before it say what "this network" is
+                lead = sents[j - _LEAD_IN : j + 1]
+                terms_of = set().union(*found[j - _LEAD_IN : j + 1])
+                three = sum(map(weight.__getitem__, terms_of)) / total
+                around = tuple(
+                    sents[max(0, j - _LEAD_IN - 1) : j - _LEAD_IN] + sents[j + 1 : j + 2]
+                )
+                windows.append(
+                    (
+                        three + _NUMBER_PICK,
+                        lead[0].start - sent.end,
+                        _Window(three, chunks[-i], tuple(lead), around, _LEAD_IN),
+                    )
+                )
     if not windows:
         return Support(0.0, None, "")
     folded_claim = fold(claim_text)
-    claim_numbers = quantities(claim_text)
+    reading = Reading(folded_claim)
     ignored = fold(" ".join(ignore_names))
     names = [n for n in names_in(claim) if fold(n) not in ignored]
-    absent = tuple(n for n in names if not any(fold(n) in _folded(p) for p in prepped))
     found_elsewhere: dict[int, bool] = {}
 
     def elsewhere(q: Quantity) -> bool:  # once per claim number, not per window
         key = id(q)
         if key not in found_elsewhere:
-            found_elsewhere[key] = _stated_elsewhere(q, prepped)
+            found_elsewhere[key] = stated_elsewhere(q, prepped)
         return found_elsewhere[key]
 
+    top = heapq.nlargest(_WINDOWS_SCORED, windows, key=lambda x: x[:2])
     scored = [
-        _score(w, claim_text, folded_claim, want, claim_numbers, absent, ctx, elsewhere)
-        for _, _, w in heapq.nlargest(_WINDOWS_SCORED, windows, key=lambda x: x[:2])
+        _score(w, claim_text, folded_claim, reading, want, claim_numbers, ctx, elsewhere)
+        for _, _, w in top + _contradicting(reading, windows, top)
     ]
+    best = _pick(scored)
+    if names and not best.conflict:  # a name the cited paper never uses: read only when it
+        # would decide the verdict (a scan of every passage of the paper)
+        folded_names = [(n, fold(n)) for n in names]
+        absent = tuple(n for n, f in folded_names if not any(f in folded_text(p) for p in prepped))
+        if absent:
+            return replace(best, conflict="name", absent=absent)
+    return best
+
+
+def _pick(scored: list[Support]) -> Support:
+    """The support to show among the scored windows."""
     clean = [s for s in scored if not s.conflict]
     best_clean = max(clean, key=lambda s: s.score, default=None)
     best_any = max(scored, key=lambda s: s.score)
     # The span that says 1.78 where the claim says 1.71 is the one the reader needs to see,
     # unless another span supports the claim nearly as well without contradicting it. A
-    # negation or direction word is stricter: a flipped finding is often echoed elsewhere by a
-    # sentence that lacks just the word that matters.
+    # negation, direction or swapped comparison is stricter: a flipped finding is often echoed
+    # elsewhere by a sentence that lacks just the word that matters.
+    worded = [s for s in scored if s.conflict and s.conflict not in ("number", "name")]
+    flip = max(worded, key=lambda s: s.score, default=None)
+    if best_clean is not None and flip is not None:
+        return best_clean if best_clean.score > flip.score + _CONFLICT_MARGIN else flip
     if best_clean is None or not best_any.conflict:
         return best_clean or best_any
-    margin = -_CONFLICT_MARGIN if best_any.conflict in ("number", "name") else _CONFLICT_MARGIN
-    return best_clean if best_clean.score > best_any.score + margin else best_any
+    anchored = max((s for s in clean if s.anchored >= 2), key=lambda s: s.score, default=None)
+    if anchored is not None and best_any.conflict == "number":
+        return anchored  # a span stating every number of the claim (two or more): the other's
+        # number has another role ("348 pointings" for a claim of "235 NEOs, 97 found")
+    return best_clean if best_clean.score > best_any.score - _CONFLICT_MARGIN else best_any
+
+
+_CONTRADICTING = 2  # windows outside the top ones read for a contradiction of the claim
+_CONTRADICTING_COVER = 0.6  # ... when they cover this share of the top window's terms
+
+
+def _contradicting(
+    claim: Reading,
+    windows: list[tuple[float, int, _Window]],
+    top: list[tuple[float, int, _Window]],
+) -> list[tuple[float, int, _Window]]:
+    """Windows beyond the top ones that may state the claim's finding the other way round (an
+    opposite direction word, a comparison of the same two sides): "cbow outperforms count"
+    for a claim that count outperforms cbow is often not the sentence that covers most."""
+    claim_stems = claim.stem_set
+    floor = _CONTRADICTING_COVER * max(w.cover for _, _, w in top)
+    chosen = {id(w) for _, _, w in top}
+    found = [
+        x
+        for x in windows
+        if id(x[2]) not in chosen
+        and x[2].cover >= floor
+        and any(may_conflict(claim_stems, s.stems) for s in x[2].sentences)
+    ]
+    return heapq.nlargest(_CONTRADICTING, found, key=lambda x: x[:2])
 
 
 # A contradicting span wins unless a clean one scores this much more: a flipped finding is
@@ -257,9 +279,9 @@ def _score(
     w: _Window,
     claim: str,
     folded_claim: str,
+    reading: Reading,
     want: frozenset[str],
     claim_numbers: tuple[Quantity, ...],
-    absent: tuple[str, ...],
     ctx: Context,
     elsewhere: Callable[[Quantity], bool],
 ) -> Support:
@@ -273,21 +295,26 @@ def _score(
         window_text = " ".join(x.text for x in w.sentences)
         semantic = max(0.0, ctx.similarity(claim, window_text))
     score = W_COVER * w.cover + W_FUZZ * fuzz_part + W_SEMANTIC * semantic
-    evidence = tuple(q for x in w.sentences for q in x.quantities)
+    evidence = tuple(q for x in w.sentences[w.lead_in :] for q in x.quantities)
     missing = tuple(q for q in claim_numbers if not any(agree(q, e) for e in evidence))
-    if missing:  # a number may sit in a neighbouring sentence of the same passage, unless the
-        # window states another number in its place ("4 hidden layers" for "5 hidden layers")
+    if missing and not w.lead_in:  # a number may sit in a neighbouring sentence of the same
+        # passage, unless the window states another number in its place ("4 hidden layers" for
+        # "5 hidden layers"); a window led in to its numbers' sentence must state them there
         near = tuple(q for x in w.context for q in x.quantities)
         missing = tuple(
             q
             for q in missing
-            if _replaced(q, evidence) or not (any(agree(q, e) for e in near) or elsewhere(q))
+            if replaced(q, evidence) or not (any(agree(q, e) for e in near) or elsewhere(q))
         )
-    # negation and direction are read in the sentence that shares most with the claim
-    closest = max(w.sentences, key=lambda x: len(x.terms & want)).folded
-    conflict = "number" if missing else conflict_of(folded_claim, closest)
-    if not conflict and absent:
-        conflict = "name"
+    # negation is read in the sentence that shares most with the claim; a direction word or a
+    # swapped comparison in any sentence of the window
+    closest = max(w.sentences, key=lambda x: len(x.terms & want))
+    conflict = "number" if missing else conflict_of(reading, closest.reading)
+    for other in w.sentences:
+        if not conflict and other is not closest:
+            found = conflict_of(reading, other.reading)
+            conflict = "" if found.startswith("negation") else found
+    window_stems = set().union(*(x.stems for x in w.sentences))
     return Support(
         score=round(min(score, 1.0), 4),
         chunk=w.chunk,
@@ -295,7 +322,8 @@ def _score(
         missing=missing,
         counterparts=tuple(counterpart(q, evidence) for q in missing),
         conflict=conflict,
-        absent=absent,
+        unstated=unstated(reading, window_stems),
+        anchored=0 if missing else anchoring(claim_numbers, evidence),
         cover=round(w.cover, 4),
         semantic=round(semantic, 4),
         fuzz=round(fuzz_part, 4),
@@ -310,13 +338,26 @@ def idf_table(chunk_terms: Iterable[frozenset[str]]) -> tuple[dict[str, float], 
         n += 1
         for t in ts:
             df[t] = df.get(t, 0) + 1
+    return idf_from_counts(df, n)
+
+
+def idf_from_counts(df: Mapping[str, int], n: int) -> tuple[dict[str, float], float]:
+    """Inverse document frequency from per-term chunk counts over ``n`` chunks (the counts an
+    index generation stores), and the weight of a term seen nowhere."""
     idf = {t: math.log(1 + n / (1 + k)) for t, k in df.items()}
     return idf, math.log(1 + n)
+
+
+def chunk_terms(chunk: Chunk) -> frozenset[str]:
+    """The terms the checker weighs in ``chunk`` (library-wide counts are made of these); from
+    the per-chunk cache when it holds the chunk, else computed without filling the cache."""
+    p = CACHE.get(chunk.chunk_id)
+    return p.terms if p is not None and p.text == chunk.text else terms(chunk.text)
 
 
 def library_context(
     chunks: Iterable[Chunk], similarity: Callable[[str, str], float] | None = None
 ) -> Context:
     """The scoring context of a library: term rarity over all its chunks (cached per chunk)."""
-    idf, default = idf_table(_prepared(c).terms for c in chunks)
+    idf, default = idf_table(prepared(c).terms for c in chunks)
     return Context(idf=idf, default_idf=default, similarity=similarity)

@@ -1,0 +1,169 @@
+"""A second opinion on the citations the offline checker cannot settle (pure).
+
+When a model that can judge is configured, the pipeline sends it the citations left in the
+middle (uncertain, partial) or verified just over the threshold, in one batched call, with the
+exact passages of the cited paper (``items``). Its rulings then combine with the offline
+verdicts (``combine``), under rules that keep a green chip meaning the paper says it:
+
+- the judge may lift a claim to verified only when its quote is found in a passage of the cited
+  paper (fuzzy match >= QUOTE_MATCH) and every number of the claim agrees with the quote;
+- it may lower a claim to unsupported when it says the paper contradicts it;
+- a contradiction found offline (a number, a direction, a negation, a name) is never sent, so
+  never overturned; a failed call leaves every offline verdict as it was, noted.
+
+Every citation the judge saw carries its opinion in ``Citation.judge`` (logged with the run).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from rapidfuzz import fuzz
+
+from research_assistant.answer.base import Judge, JudgeItem, Ruling
+from research_assistant.check.support import Context, nearest_chunks
+from research_assistant.check.verify import SUPPORT_THRESHOLD
+from research_assistant.errors import ResearchAssistantError
+from research_assistant.models import Chunk
+from research_assistant.quantities import agree, quantities
+from research_assistant.results import PARTIAL, UNCERTAIN, UNSUPPORTED, VERIFIED, Citation, Evidence
+from research_assistant.text import LINE_HYPHEN, fold
+
+__all__ = [
+    "NEAR_MARGIN",
+    "QUOTE_MATCH",
+    "combine",
+    "failed",
+    "items",
+    "needs_judge",
+    "second_opinion",
+]
+
+NEAR_MARGIN = 0.05  # a verified score this close over SUPPORT_THRESHOLD is asked about too
+QUOTE_MATCH = 90  # rapidfuzz partial_ratio of the judge's quote against a cited passage
+_PASSAGES = 4  # chunks of the cited paper sent with a claim
+_PASSAGE_CHARS = 4000  # per passage sent: bounds the request
+
+
+def needs_judge(c: Citation) -> bool:
+    """Whether the offline verdict is one a second opinion may settle."""
+    if c.paper_key is None:
+        return False
+    if c.status in (UNCERTAIN, PARTIAL):
+        return True
+    return c.status == VERIFIED and c.score < SUPPORT_THRESHOLD + NEAR_MARGIN
+
+
+def _passages(c: Citation, chunks: Sequence[Chunk], ctx: Context | None) -> list[Chunk]:
+    """What the judge reads of the cited paper: the evidence chunk, then the chunks that share
+    most with the claim (a partial claim's evidence holds one part only)."""
+    first = [x for x in chunks if c.evidence and x.chunk_id == c.evidence.chunk_id]
+    out: list[Chunk] = []
+    for x in [*first, *nearest_chunks(c.claim, chunks, ctx, _PASSAGES)]:
+        if x not in out:
+            out.append(x)
+    return out[:_PASSAGES]
+
+
+def items(
+    citations: Sequence[Citation],
+    chunks_of: Callable[[str], Sequence[Chunk]],
+    label_of: Callable[[str], str],
+    ctx: Context | None = None,
+) -> list[JudgeItem]:
+    """One JudgeItem per citation that needs a judge; its id is the citation's index."""
+    out = []
+    for i, c in enumerate(citations):
+        if needs_judge(c) and c.paper_key is not None:
+            sent = _passages(c, chunks_of(c.paper_key), ctx)
+            texts = tuple(x.text[:_PASSAGE_CHARS] for x in sent)
+            out.append(JudgeItem(i, c.claim, label_of(c.paper_key), texts))
+    return out
+
+
+def _found(quote: str, chunks: Sequence[Chunk]) -> Chunk | None:
+    """The passage that holds the quote (fuzzy, folded), or None."""
+    q = fold(quote)
+    if len(q) < 12:  # too short to show anything
+        return None
+    best: tuple[float, Chunk] | None = None
+    for chunk in chunks:
+        text = fold(LINE_HYPHEN.sub("", chunk.text))
+        ratio = 100.0 if q in text else fuzz.partial_ratio(q, text)
+        if ratio >= QUOTE_MATCH and (best is None or ratio > best[0]):
+            best = (ratio, chunk)
+    return best[1] if best else None
+
+
+def _numbers_hold(claim: str, quote: str) -> bool:
+    evidence = quantities(quote, small_words=True)
+    return all(any(agree(q, e) for e in evidence) for q in quantities(claim))
+
+
+def combine(
+    c: Citation,
+    ruling: Ruling | None,
+    chunks: Sequence[Chunk],
+    model: str,
+    label: str,
+    ctx: Context | None = None,
+) -> Citation:
+    """The citation after the judge's ruling (None: it gave none for this claim)."""
+    who = f"model judge ({model})"
+    if ruling is None:
+        return replace(c, judge=f"{who} gave no ruling; the offline verdict stands")
+    said = f"{who}: {ruling.verdict}" + (f" — {ruling.reason}" if ruling.reason else "")
+    if ruling.verdict == "contradicts":
+        if c.status == UNSUPPORTED:
+            return replace(c, judge=said)
+        reason = f"the {who} finds that {label} contradicts this: {ruling.reason or 'see p.'}"
+        return replace(
+            c, status=UNSUPPORTED, reason=reason, judge=f"{said} (lowered from {c.status})"
+        )
+    if ruling.verdict != "supports" or c.status == VERIFIED:
+        return replace(c, judge=said)
+    chunk = _found(ruling.quote, _passages(c, chunks, ctx))
+    if chunk is None:
+        return replace(c, judge=f"{said} (not lifted: its quote is not in the cited passages)")
+    if not _numbers_hold(c.claim, ruling.quote):
+        return replace(c, judge=f"{said} (not lifted: the claim's numbers are not in its quote)")
+    return replace(
+        c,
+        status=VERIFIED,
+        evidence=Evidence(chunk.chunk_id, chunk.page, ruling.quote),
+        reason=f"{label}, p. {chunk.page} supports this (confirmed by the {who})",
+        judge=f"{said} (lifted from {c.status})",
+    )
+
+
+def failed(c: Citation, model: str, why: str) -> Citation:
+    """A citation that was sent to a judge whose call failed: the offline verdict, noted."""
+    return replace(c, judge=f"model judge ({model}) unavailable ({why}); offline verdict stands")
+
+
+def second_opinion(
+    citations: Sequence[Citation],
+    judge: Judge,
+    chunks_of: Callable[[str], Sequence[Chunk]],
+    label_of: Callable[[str], str],
+    ctx: Context | None = None,
+) -> tuple[Citation, ...]:
+    """The citations after one batched judging call on those that need it (``needs_judge``);
+    when the call fails, every offline verdict stands and says so."""
+    todo = items(citations, chunks_of, label_of, ctx)
+    if not todo:
+        return tuple(citations)
+    try:
+        rulings = {r.id: r for r in judge.judge(todo)}
+    except ResearchAssistantError as exc:
+        sent = {item.id for item in todo}
+        return tuple(
+            failed(c, judge.model, str(exc)) if i in sent else c for i, c in enumerate(citations)
+        )
+    out = list(citations)
+    for item in todo:
+        c = out[item.id]
+        chunks = chunks_of(c.paper_key) if c.paper_key else ()
+        out[item.id] = combine(c, rulings.get(item.id), chunks, judge.model, item.label, ctx)
+    return tuple(out)

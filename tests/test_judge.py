@@ -1,0 +1,208 @@
+"""The model judge: a second opinion on the citations the offline checker cannot settle, through
+check_text on corpus papers, with the real anthropic SDK against the local fake server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from research_assistant import Library, check_text
+from research_assistant.answer.base import JudgeItem, judge_prompt, parse_rulings
+from research_assistant.answer.claude import ClaudeAnswerer
+from research_assistant.results import Citation
+from tests.fake_claude import FakeClaude, answer, error, hang
+
+GFS = (
+    "The Google File System splits files into 64 MB chunks and usually keeps 3 replicas of "
+    "every chunk on separate machines [Dean and Ghemawat, 2004]."
+)
+GFS_QUOTE = (
+    "GFS divides each file into 64 MB blocks, and stores several copies of each block "
+    "(typically 3 copies) on different machines."
+)
+MORE_CYCLES = (  # flipped: the paper's native traces take 9 cycles a bytecode, the interpreter 35
+    "Gal et al. (2009) estimate that a bytecode costs more cycles when run on a native trace "
+    "than in the interpreter."
+)
+SIXTY = (  # the paper says 44%: a number contradiction found offline, never sent to the judge
+    "Without backup tasks the sort program takes sixty percent longer to complete "
+    "[Dean and Ghemawat, 2004]."
+)
+PINGS = "The master pings every worker periodically [Dean and Ghemawat, 2004]."
+
+
+@pytest.fixture(scope="module")
+def lib(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Library:
+    library = Library.open(tmp_path_factory.mktemp("judge") / "library")
+    library.ingest(
+        [
+            corpus / "map-reduce.pdf",
+            corpus / "compressed.tracemonkey-pldi-09.pdf",
+            corpus / "library.bib",
+        ]
+    )
+    return library
+
+
+def judge(fake: FakeClaude, **options: float) -> ClaudeAnswerer:
+    settings = {"max_retries": 0, "timeout_s": 5.0, **options}
+    return ClaudeAnswerer(
+        "test-key",
+        model="claude-judge",
+        base_url=fake.base_url,
+        **settings,  # type: ignore[arg-type]
+    )
+
+
+def rulings(*rows: dict[str, object]) -> str:
+    return "Here are my rulings:\n```json\n" + json.dumps(list(rows)) + "\n```"
+
+
+def sent_claims(fake: FakeClaude) -> str:
+    (request,) = fake.requests
+    return str(request["messages"][0]["content"])
+
+
+def by_claim(citations: tuple[Citation, ...], start: str) -> Citation:
+    return next(c for c in citations if c.claim.startswith(start))
+
+
+def test_offline_verdicts_that_the_judge_may_settle(lib: Library) -> None:
+    """The premise of the tests below: what the checker says with no judge."""
+    statuses = [c.status for c in check_text(lib, f"{GFS} {MORE_CYCLES} {SIXTY}").citations]
+    assert statuses == ["partial", "uncertain", "unsupported"]
+
+
+def test_the_judge_lifts_with_a_quote_found_in_the_paper(
+    lib: Library, fake_claude: FakeClaude
+) -> None:
+    fake_claude.enqueue(
+        answer(rulings({"id": 0, "verdict": "supports", "quote": GFS_QUOTE, "reason": "p. 5"}))
+    )
+    result = check_text(lib, f"{GFS} {SIXTY} {PINGS}", judge=judge(fake_claude))
+    gfs, sixty, pings = result.citations
+    assert gfs.status == "verified" and gfs.evidence is not None and gfs.evidence.page == 5
+    assert "lifted from partial" in gfs.judge and "claude-judge" in gfs.judge
+    assert "confirmed by the model judge" in gfs.reason
+    # one batched call holding only what the checker could not settle
+    sent = sent_claims(fake_claude)
+    assert "Claim 0" in sent and "64 MB" in sent
+    assert "sixty percent" not in sent and "pings" not in sent
+    assert (sixty.status, sixty.judge, pings.status, pings.judge) == (
+        "unsupported",
+        "",
+        "verified",
+        "",
+    )
+    logged = lib.store.run(result.id)
+    assert logged is not None and "lifted from partial" in logged["citations"][0]["judge"]
+
+
+def test_the_judge_lowers_a_claim_it_finds_contradicted(
+    lib: Library, fake_claude: FakeClaude
+) -> None:
+    fake_claude.enqueue(
+        answer(
+            rulings(
+                {
+                    "id": 0,
+                    "verdict": "contradicts",
+                    "quote": "Native traces take about 9 cycles per bytecode",
+                    "reason": "native traces take 9 cycles, the interpreter 35",
+                }
+            )
+        )
+    )
+    (c,) = check_text(lib, MORE_CYCLES, judge=judge(fake_claude)).citations
+    assert c.status == "unsupported" and "lowered from uncertain" in c.judge
+    assert "contradicts this: native traces take 9 cycles" in c.reason
+
+
+def test_no_lift_when_the_quote_is_not_in_the_paper(lib: Library, fake_claude: FakeClaude) -> None:
+    invented = "GFS keeps three replicas of every 64 MB chunk on separate racks."
+    fake_claude.enqueue(answer(rulings({"id": 0, "verdict": "supports", "quote": invented})))
+    (c,) = check_text(lib, GFS, judge=judge(fake_claude)).citations
+    assert c.status == "partial" and "not lifted: its quote is not in the cited passages" in c.judge
+
+
+def test_no_lift_when_the_quote_lacks_the_claims_numbers(
+    lib: Library, fake_claude: FakeClaude
+) -> None:
+    quote = "GFS divides each file into 64 MB blocks"  # in the paper, but not the 3 copies
+    fake_claude.enqueue(answer(rulings({"id": 0, "verdict": "supports", "quote": quote})))
+    (c,) = check_text(lib, GFS, judge=judge(fake_claude)).citations
+    assert c.status == "partial" and "the claim's numbers are not in its quote" in c.judge
+
+
+def test_a_failed_judge_leaves_the_offline_verdict(lib: Library, fake_claude: FakeClaude) -> None:
+    fake_claude.enqueue(error(500))
+    gfs, more = check_text(lib, f"{GFS} {MORE_CYCLES}", judge=judge(fake_claude)).citations
+    assert (gfs.status, more.status) == ("partial", "uncertain")
+    assert "unavailable" in gfs.judge and "offline verdict stands" in more.judge
+
+
+def test_a_judge_that_times_out_leaves_the_offline_verdict(
+    lib: Library, fake_claude: FakeClaude
+) -> None:
+    fake_claude.enqueue(hang())
+    (c,) = check_text(lib, GFS, judge=judge(fake_claude, timeout_s=0.5)).citations
+    assert c.status == "partial" and "did not judge within 0.5 s" in c.judge
+
+
+def test_a_garbled_reply_settles_nothing(lib: Library, fake_claude: FakeClaude) -> None:
+    fake_claude.enqueue(answer("I think the first claim is fine."))
+    (c,) = check_text(lib, GFS, judge=judge(fake_claude)).citations
+    assert c.status == "partial" and "gave no ruling" in c.judge
+
+
+def test_rulings_parse_only_known_ids_and_verdicts() -> None:
+    reply = rulings(
+        {"id": 1, "verdict": "Supports", "quote": "a  quoted\nspan", "reason": "ok"},
+        {"id": 7, "verdict": "supports"},
+        {"id": 2, "verdict": "probably"},
+        {"id": 1, "verdict": "contradicts"},
+    )
+    (r,) = parse_rulings(reply, [1, 2])
+    assert (r.id, r.verdict, r.quote, r.reason) == (1, "supports", "a quoted span", "ok")
+    assert parse_rulings("no json here", [1]) == ()
+    assert parse_rulings("[not json]", [1]) == ()
+
+
+def test_the_prompt_carries_every_claim_and_its_passages() -> None:
+    text = judge_prompt(
+        [
+            JudgeItem(0, "X rises.", "Smith, 2020", ("first passage", "second passage")),
+            JudgeItem(3, "Y falls.", "Jones, 2019", ("third passage",)),
+        ]
+    )
+    for part in ("Claim 0 (cites Smith, 2020): X rises.", "second passage", "Claim 3", "Jones"):
+        assert part in text
+
+
+def test_verify_on_the_command_line_asks_the_configured_judge(
+    lib: Library,
+    fake_claude: FakeClaude,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from research_assistant import store as store_mod
+    from research_assistant.cli import main
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")  # a dummy: the fake checks nothing
+    monkeypatch.setenv("RA_ANTHROPIC_BASE_URL", fake_claude.base_url)
+    monkeypatch.setenv("RA_MODEL", "claude-judge")
+    monkeypatch.setenv("RA_LLM_MAX_RETRIES", "0")
+    fake_claude.enqueue(
+        answer(rulings({"id": 0, "verdict": "supports", "quote": GFS_QUOTE, "reason": "p. 5"}))
+    )
+    draft = tmp_path / "draft.md"
+    draft.write_text(GFS, encoding="utf-8")
+    store_mod.close(lib.root / "catalog.duckdb")  # the CLI opens the library itself
+    args = ["--library", str(lib.root), "--json", "verify", str(draft), "--judge", "anthropic"]
+    assert main(args) == 0
+    (c,) = json.loads(capsys.readouterr().out)["citations"]
+    assert c["status"] == "verified" and "lifted from partial" in c["judge"]
+    assert len(fake_claude.requests) == 1
