@@ -17,17 +17,15 @@ stream is seen by the client as an incomplete body, exactly like a dropped conne
 
 from __future__ import annotations
 
-import contextlib
 import json
 import socket
-import threading
-from collections import deque
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
+
+from tests.fake_http import QuietHandler, ScriptedServer
 
 __all__ = ["FakeClaude", "Reply", "answer", "cite", "cut", "error", "fake_claude", "hang"]
 
@@ -107,49 +105,16 @@ def cut(*parts: str | tuple[str, Sequence[dict[str, Any]]], after_events: int = 
     return answer(*parts, cut_after=after_events)
 
 
-@dataclass
-class FakeClaude:
+class FakeClaude(ScriptedServer[Reply]):
     """The server: ``enqueue`` replies, read ``requests`` (parsed JSON bodies) and ``headers``."""
 
-    replies: deque[Reply] = field(default_factory=deque)
-    requests: list[dict[str, Any]] = field(default_factory=list)
-    headers: list[dict[str, str]] = field(default_factory=list)
+    path = ""
 
-    def __post_init__(self) -> None:
-        self._lock = threading.Lock()
-        self._closing = threading.Event()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self._server.fake = self  # type: ignore[attr-defined]
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(0.05,), daemon=True
-        )
-        self._thread.start()
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
-
-    def enqueue(self, *replies: Reply) -> None:
-        with self._lock:
-            self.replies.extend(replies)
-
-    def close(self) -> None:
-        self._closing.set()
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
+    def __init__(self) -> None:
+        super().__init__(_Handler)
 
     def __enter__(self) -> FakeClaude:
         return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _next(self, body: dict[str, Any], headers: dict[str, str]) -> Reply | None:
-        with self._lock:
-            self.requests.append(body)
-            self.headers.append(headers)
-            return self.replies.popleft() if self.replies else None
 
 
 @pytest.fixture
@@ -158,19 +123,8 @@ def fake_claude() -> Iterator[FakeClaude]:
         yield server
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: Any
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass  # keep pytest output clean
-
-    def handle(self) -> None:
-        # the client may close a kept-alive connection (after an error, a timeout, a cut)
-        with contextlib.suppress(ConnectionResetError, BrokenPipeError):
-            super().handle()
-
-    def do_POST(self) -> None:
+class _Handler(QuietHandler):
+    def do_POST(self) -> None:  # noqa: N802 (the http.server name)
         fake: FakeClaude = self.server.fake
         length = int(self.headers.get("content-length") or 0)
         body = json.loads(self.rfile.read(length) or b"{}")

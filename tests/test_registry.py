@@ -10,7 +10,7 @@ from research_assistant.web import views
 
 
 def test_the_offline_backend_needs_nothing_and_comes_first() -> None:
-    assert list(ANSWERERS) == ["extractive", "anthropic"]
+    assert list(ANSWERERS) == ["extractive", "anthropic", "openai"]
     assert [b.name for b in ANSWERERS.values()] == list(ANSWERERS)
     assert ANSWERERS["extractive"].is_configured() and not ANSWERERS["extractive"].needs
 
@@ -40,7 +40,8 @@ def test_the_apps_selector_and_notes_come_from_the_registry(
     assert views.backend_index("retired-backend") == 0
     assert views.backend_note("extractive", "m") == (
         False,
-        "Offline extractive answerer — set ANTHROPIC_API_KEY to use Claude (Anthropic)",
+        "Offline extractive answerer — set ANTHROPIC_API_KEY to use Claude (Anthropic); "
+        "set RA_OPENAI_BASE_URL to use OpenAI-compatible server (local model)",
     )
     assert views.backend_note("anthropic", "m") == (
         True,
@@ -51,6 +52,7 @@ def test_the_apps_selector_and_notes_come_from_the_registry(
         False,
         "Claude (Anthropic), model `claude-x`",
     )
+    monkeypatch.setenv("RA_OPENAI_BASE_URL", "http://localhost:11434/v1")
     assert views.backend_note("extractive", "m") == (False, "Offline extractive answerer")
     run = {"backend": "anthropic", "model": "claude-x", "id": "abc"}
     assert views.run_caption(run).startswith("Claude \\(Anthropic\\) (claude\\-x) · id `abc`")

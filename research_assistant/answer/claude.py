@@ -18,11 +18,17 @@ from research_assistant.answer.base import (
     DEFAULT_MODEL,
     AnswerRequest,
     Draft,
+    JudgeItem,
     RepairNote,
-    allowed_labels,
+    Ruling,
+    history_messages,
     is_refusal,
+    judge_prompt,
+    labels_block,
+    parse_rulings,
     passage_source,
     refusal_draft,
+    repair_prompt,
 )
 from research_assistant.errors import LLMError
 
@@ -67,7 +73,8 @@ class ClaudeAnswerer:
     def answer(self, request: AnswerRequest, on_text: Callable[[str], None] | None = None) -> Draft:
         if not request.passages:
             return refusal_draft(self.model, self.backend)
-        messages = [{"role": "user", "content": self._question_content(request)}]
+        messages: list[dict[str, Any]] = [*history_messages(request.history)]
+        messages.append({"role": "user", "content": self._question_content(request)})
         return self._stream(messages, on_text)
 
     def repair(
@@ -81,25 +88,43 @@ class ClaudeAnswerer:
             return draft
         if not request.passages:
             return refusal_draft(self.model, self.backend)
-        problems = "\n".join(
-            prompts.REPAIR_PROBLEM_LINE.format(
-                marker=n.marker, claim=" ".join(n.claim.split()), status=n.status, reason=n.reason
-            )
-            for n in notes
-        )
-        repair_text = prompts.REPAIR_PROMPT.format(
-            problems=problems, allowed_labels=_labels_block(request)
-        )
+        repair_text = repair_prompt(request, notes)
         messages: list[dict[str, Any]] = [
+            *history_messages(request.history),
             {"role": "user", "content": self._question_content(request)},
             {"role": "assistant", "content": draft.text.strip() or prompts.REFUSAL_TEXT},
             {"role": "user", "content": repair_text},
         ]
         return self._stream(messages, on_text)
 
+    def judge(self, items: Sequence[JudgeItem]) -> tuple[Ruling, ...]:
+        """The Judge protocol: one call with every claim the offline checker left open and the
+        passages it was checked against; the reply's rulings (check/judging.py combines them)."""
+        if not items:
+            return ()
+        try:
+            message = self._client.messages.create(
+                model=self.model,
+                max_tokens=min(4096, 256 + 160 * len(items)),
+                system=prompts.JUDGE_SYSTEM,
+                messages=[{"role": "user", "content": judge_prompt(items)}],
+            )
+        except anthropic.APIStatusError as exc:
+            raise _status_error(exc, self) from exc
+        except (anthropic.APITimeoutError, httpx2.TimeoutException) as exc:
+            raise LLMError(
+                f"Claude did not judge within {self.timeout_s:g} s "
+                f"(tried {self.max_retries + 1} times)",
+                retryable=True,
+            ) from exc
+        except (anthropic.AnthropicError, httpx2.HTTPError) as exc:
+            raise _dropped() from exc
+        text = "".join(block.text for block in message.content if block.type == "text")
+        return parse_rulings(text, [item.id for item in items])
+
     def _question_content(self, request: AnswerRequest) -> list[dict[str, Any]]:
         question = prompts.USER_PROMPT.format(
-            question=" ".join(request.question.split()), allowed_labels=_labels_block(request)
+            question=" ".join(request.question.split()), allowed_labels=labels_block(request)
         )
         if not self.use_citations:
             passages = prompts.PASSAGE_SEPARATOR.join(
@@ -174,12 +199,6 @@ class ClaudeAnswerer:
             input_tokens=message.usage.input_tokens or 0,
             output_tokens=message.usage.output_tokens or 0,
         )
-
-
-def _labels_block(request: AnswerRequest) -> str:
-    return "\n".join(
-        prompts.ALLOWED_LABEL_LINE.format(label=label) for label in allowed_labels(request.passages)
-    )
 
 
 def _dropped() -> LLMError:

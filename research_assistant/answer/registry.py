@@ -14,7 +14,7 @@ from types import MappingProxyType
 from research_assistant.answer.base import DEFAULT_MODEL, Answerer
 from research_assistant.errors import LLMError
 
-__all__ = ["ANSWERERS", "Backend", "configured", "default_backend", "make_answerer"]
+__all__ = ["ANSWERERS", "Backend", "Options", "configured", "default_backend", "make_answerer"]
 
 NO_KEY_MESSAGE = (
     "No Anthropic API key: set ANTHROPIC_API_KEY or use --backend extractive "
@@ -65,10 +65,40 @@ def _claude(opts: Options) -> Answerer:
     )
 
 
+NO_SERVER_MESSAGE = (
+    "No model server: set RA_OPENAI_BASE_URL to an OpenAI-compatible endpoint (Ollama: "
+    "http://localhost:11434/v1, vLLM: http://localhost:8000/v1) or use --backend extractive."
+)
+NO_MODEL_MESSAGE = (
+    "No model named for the model server: set RA_MODEL (or RA_OPENAI_MODEL) to a model it "
+    "serves, e.g. RA_MODEL=qwen2.5:7b-instruct for Ollama (`ollama list` shows them)."
+)
+
+
+def _openai(opts: Options) -> Answerer:
+    base_url = opts.base_url or os.environ.get("RA_OPENAI_BASE_URL", "").strip()
+    if not base_url:
+        raise LLMError(NO_SERVER_MESSAGE, retryable=False)
+    if not opts.model.strip():
+        raise LLMError(NO_MODEL_MESSAGE, retryable=False)
+    from research_assistant.answer.openai import OpenAIAnswerer  # start-up time: the SDK
+
+    return OpenAIAnswerer(
+        base_url=base_url,
+        model=opts.model,
+        api_key=opts.api_key,
+        timeout_s=opts.timeout_s,
+        max_retries=opts.max_retries,
+    )
+
+
 ANSWERERS = MappingProxyType(
     {
         "extractive": Backend("extractive", "Offline extractive answerer", _extractive),
         "anthropic": Backend("anthropic", "Claude (Anthropic)", _claude, "ANTHROPIC_API_KEY"),
+        "openai": Backend(
+            "openai", "OpenAI-compatible server (local model)", _openai, "RA_OPENAI_BASE_URL"
+        ),
     }
 )
 
