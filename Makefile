@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(PY) bench/verify.py
 	$(PY) bench/ask.py
 	$(PY) bench/load.py
+	$(PY) bench/manuscript.py
 
 # Debian's chromium for the browser test (never a playwright browser download).
 browser-deps:

@@ -47,7 +47,6 @@ def match_pdfs(
         doi, arxiv = norm_doi(pdf.doi), norm_arxiv(pdf.arxiv_id)
         views = _title_views(pdf)
         for j, paper in enumerate(papers):
-            title = _title_score(entry_titles[j], views)
             paths, names = file_keys[j]
             # a file field naming a given PDF's path claims that very PDF; else its base name
             if (path_keys & paths) if paths else (name_key in names):
@@ -56,9 +55,13 @@ def match_pdfs(
                 method = "doi"
             elif arxiv and arxiv == _paper_arxiv(paper):
                 method = "arxiv"
-            elif title >= TITLE_MATCH_THRESHOLD:
-                method = "title"
             else:
+                method = "title"
+            # only a title at the threshold counts alone: rapidfuzz stops early below it (a PDF
+            # is compared with every entry without one: thousands in a big library)
+            cutoff = TITLE_MATCH_THRESHOLD if method == "title" else 0.0
+            title = _title_score(entry_titles[j], views, cutoff)
+            if title < cutoff:
                 continue
             score = title / 100 if method == "title" else 1.0
             # the title score breaks ties between two PDFs claiming one entry by the same method
@@ -156,15 +159,27 @@ def _title_views(pdf: PdfInfo) -> tuple[str, str, str]:
     return _norm(pdf.title), _norm(pdf.metadata_title), _norm(head[: m.start()] if m else head)
 
 
-def _title_score(entry: str, views: tuple[str, str, str]) -> float:
-    """0..100: the entry title against the sniffed title, metadata title and page-1 head."""
+def _title_score(entry: str, views: tuple[str, str, str], cutoff: float = 0.0) -> float:
+    """0..100: the entry title against the sniffed title, metadata title and page-1 head (0
+    for a score below ``cutoff``)."""
     if not entry:
         return 0.0
     sniffed, metadata, head = views
-    score = max(fuzz.ratio(entry, sniffed), fuzz.ratio(entry, metadata))
+    score = max(
+        fuzz.ratio(entry, sniffed, score_cutoff=cutoff),
+        fuzz.ratio(entry, metadata, score_cutoff=cutoff),
+    )
     if head and len(entry.split()) >= _PARTIAL_MIN_WORDS:
-        score = max(score, fuzz.partial_ratio(entry, head))
+        score = max(score, fuzz.partial_ratio(entry, head, score_cutoff=cutoff))
     return float(score)
+
+
+def reference_title_score(title: str, printed: str, entry: str) -> float:
+    """How well a library title matches one entry of a manuscript's reference list (0..100):
+    the title whole against ``printed`` (the entry's title as parsed), or found inside the whole
+    ``entry`` text when it has 4+ words: the scorer of PDFs and entries, with the entry in the
+    place of the page-1 head, so the same threshold holds."""
+    return _title_score(_norm(title), (_norm(printed), "", _norm(entry)))
 
 
 def title_score(paper: Paper, pdf: PdfInfo) -> float:
@@ -180,5 +195,6 @@ __all__ = [
     "file_paths",
     "match_pdfs",
     "norm_arxiv",
+    "reference_title_score",
     "title_score",
 ]

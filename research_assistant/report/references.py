@@ -19,6 +19,7 @@ from research_assistant.models import Name, Paper
 from research_assistant.results import (
     AMBIGUOUS,
     MALFORMED,
+    NOT_IN_LIBRARY,
     NOT_RETRIEVED,
     PARTIAL,
     UNCERTAIN,
@@ -39,6 +40,7 @@ STATUS_STYLE: Mapping[str, tuple[str, str]] = MappingProxyType(
         UNSUPPORTED: ("⚠", "unsupported"),
         NOT_RETRIEVED: ("⏸", "not retrieved"),
         UNKNOWN_SOURCE: ("❓", "unknown source"),
+        NOT_IN_LIBRARY: ("∉", "not in your library"),
         AMBIGUOUS: ("⚖", "ambiguous"),
         MALFORMED: ("✖", "malformed"),
     }
@@ -53,6 +55,7 @@ STATUS_COLOURS: Mapping[str, tuple[str, str]] = MappingProxyType(
         UNSUPPORTED: ("#b35900", "#fff1e0"),
         NOT_RETRIEVED: ("#57606a", "#eaeef2"),
         UNKNOWN_SOURCE: ("#8250df", "#fbefff"),
+        NOT_IN_LIBRARY: ("#3f5c66", "#e6f0f2"),
         AMBIGUOUS: ("#0969da", "#ddf4ff"),
         MALFORMED: ("#cf222e", "#ffebe9"),
     }
@@ -204,6 +207,11 @@ def _md(text: str) -> str:
     return _inert(" ".join(text.split())).replace("|", "\\|")
 
 
+def inert_md(text: str) -> str:
+    """Untrusted text as one inert Markdown line (``_md``), for other reports."""
+    return _md(text)
+
+
 def _code(text: str) -> str:
     """A code span: its text is shown as written (no escape, entity or HTML is read in it)."""
     text = " ".join(text.split())
@@ -333,6 +341,7 @@ __all__ = [
     "STATUS_STYLE",
     "build_references",
     "format_reference",
+    "inert_md",
     "to_html",
     "to_markdown",
 ]
