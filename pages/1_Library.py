@@ -3,7 +3,7 @@
 import streamlit as st
 
 from research_assistant import ResearchAssistantError
-from research_assistant.web import render, ui, views
+from research_assistant.web import panels, render, ui, views
 
 lib = ui.start_page("Library", "📚")
 user = ui.viewer()
@@ -22,18 +22,11 @@ if user.is_curator:
     if submitted and files:
         try:
             st.session_state["ra_ingest"] = ui.ingest_uploads(lib, files, user)
+            st.rerun()  # every count on the page and in the sidebar, after the change
         except ResearchAssistantError as e:
             ui.show_error(e)
     if "ra_ingest" in st.session_state:
-        report, refused = st.session_state["ra_ingest"]
-        if report is not None:
-            st.success(
-                f"{len(report.added)} added, {len(report.updated)} updated, "
-                f"{len(report.unchanged)} unchanged, {len(report.skipped)} skipped."
-            )
-        for _name, reason in refused:
-            st.error(render.inert(reason), icon="🚫")
-        st.dataframe(render.ingest_rows(report, refused), hide_index=True, width="stretch")
+        panels.ingest_result(*st.session_state["ra_ingest"])
 
 papers = lib.papers()
 st.subheader(f"Papers ({len(papers)})")
@@ -64,6 +57,9 @@ with st.expander("Fix a match: give a PDF to the right entry"):
             except ResearchAssistantError as e:
                 ui.show_error(e)
 
+with st.expander("Correct a paper's metadata (title, authors, year, venue, DOI)"):
+    panels.metadata_editor(lib, user)
+
 with st.expander("Remove a paper"):
     if not papers:
         st.caption("The library is empty.")
@@ -77,4 +73,4 @@ with st.expander("Remove a paper"):
             except ResearchAssistantError as e:
                 ui.show_error(e)
 
-ui.backup_section(lib, user)
+panels.backup_section(lib, user)

@@ -19,23 +19,34 @@ lib = ui.start_page("Audit", "📊")
 user = ui.viewer()
 mine = None if user.is_curator else user.id
 st.title("Audit")
-counts = lib.store.counts_by_status(user=mine)
-total = sum(counts.values())
-if not total:
+counts, modes = lib.store.counts_by_status(user=mine), lib.store.questions_by_mode(user=mine)
+total, asked, refused = sum(counts.values()), sum(modes.values()), modes.get("refuse", 0)
+if not total and not asked:
     st.info("No citations checked yet: ask a question or check a text, then come back.")
     st.stop()
 if mine is not None:
-    st.caption("Your own citations: curators see everyone's.")
+    st.caption("Your own citations and questions: curators see everyone's.")
 
 verified = counts.get("verified", 0)
-a, b, c = st.columns(3)
-a.metric("Citations checked", total)
-b.metric("Verified", f"{verified / total:.0%}", help="Share of the logged citations")
-c.metric("Flagged (not verified)", total - verified)
+a, b, c, d = st.columns(4)
+a.metric("Questions", asked, help="Questions asked on the Ask page")
+b.metric("Refused", refused, help="Questions the library did not answer (no verified citation)")
+c.metric("Citations checked", total)
+d.metric("Verified", f"{verified / total:.0%}" if total else "–", help="Share of the citations")
+st.markdown(f"**{asked} questions, {refused} refused**; {total} citations checked, "
+            f"{verified} verified.")  # fmt: skip
+if refused:
+    with st.expander(f"The {refused} refused question(s)"):
+        st.dataframe(lib.store.refused(user=mine), hide_index=True, height="content")
+
+if mine is None:
+    with st.expander("By user"):
+        st.dataframe(lib.store.counts_by_user(), hide_index=True, height="content")
 
 st.subheader("Verdicts over time")
-bucket = st.segmented_control("Per", ["hour", "day", "week", "month"], default="day")
-status_chart(lib.store.counts_over_time(bucket or "day", user=mine), "time", horizontal=False)
+auto = views.auto_bucket(lib.store, user=mine)
+bucket = st.segmented_control("Per", ["hour", "day", "week", "month"], default=auto)
+status_chart(lib.store.counts_over_time(bucket or auto, user=mine), "time", horizontal=False)
 
 left, right = st.columns(2)
 with left:
@@ -45,7 +56,9 @@ with left:
     status_chart(views.backend_status_rows(lib.store, user=mine), "backend")
 with right:
     st.subheader("By paper")
-    status_chart(views.paper_status_rows(lib, user=mine), "paper")
+    st.dataframe(views.paper_health(lib, user=mine), hide_index=True, width="stretch",
+                 column_config={"verified share": st.column_config.ProgressColumn(
+                     format="percent", min_value=0.0, max_value=1.0)})  # fmt: skip
 
 st.subheader("Latest flagged citations")
 flagged = lib.store.flagged(limit=50, user=mine)

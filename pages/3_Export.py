@@ -1,4 +1,5 @@
-"""Export: an answer or a checked text as Markdown, HTML, or the BibTeX of the cited works."""
+"""Export: an answer, a checked text or a whole conversation as Markdown, HTML, Word, or the
+BibTeX of the cited works."""
 
 import streamlit as st
 
@@ -11,16 +12,22 @@ st.caption(
     "Every format lists each citation with its verdict, evidence quote and page: unverified "
     "citations are marked, never dropped. The BibTeX holds the cited works only."
 )
-runs = lib.store.history(ui.current_user(), limit=100)
+user = ui.current_user()
+runs, conversations = lib.store.history(user, limit=100), lib.store.conversations(user)
 if not runs:
     st.info("Nothing to export yet: ask a question or check a text first.")
     st.stop()
 
-run_id = st.selectbox(
-    "Answer or checked text", [r["id"] for r in runs], format_func=render.run_name(runs)
-)
+whole = bool(conversations) and st.toggle("A whole conversation", key="ra-export-conversation")
 try:
-    files = views.export_files(lib, run_id)
+    if whole:
+        chosen = st.selectbox("Conversation", conversations, format_func=lambda c: c.title)
+        files = views.conversation_files(lib, chosen)
+    else:
+        run_id = st.selectbox(
+            "Answer or checked text", [r["id"] for r in runs], format_func=render.run_name(runs)
+        )
+        files = views.export_files(lib, run_id)
 except ResearchAssistantError as e:
     ui.show_error(e)
     st.stop()

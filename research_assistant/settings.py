@@ -48,6 +48,16 @@ class Settings(BaseSettings):
     anthropic_base_url: str | None = Field(
         None, description="Messages API base URL (tests point it at a local fake server)."
     )
+    # The OpenAI-compatible backend (answer/openai.py): Ollama, vLLM, llama.cpp, LM Studio
+    openai_base_url: str | None = Field(
+        None, description="Chat Completions base URL, e.g. http://localhost:11434/v1 (Ollama)."
+    )
+    openai_api_key: str | None = Field(
+        None, description="Key for the OpenAI-compatible server; local servers need none."
+    )
+    openai_model: str = Field(
+        "", description="Model for the OpenAI-compatible server; empty: RA_MODEL when it is set."
+    )
     llm_timeout_s: float = Field(60.0, description="Timeout of one Claude request, seconds.")
     llm_max_retries: int = Field(2, description="Retries on 429/529/5xx (the SDK's backoff).")
     max_upload_mb: int = Field(
@@ -68,6 +78,14 @@ class Settings(BaseSettings):
     curators: str = Field(
         "", description="Comma list of user names or e-mails with the curator role (RA_CURATORS)."
     )
+    session_secret: str = Field(
+        "",
+        description="Signs the login cookie of local accounts (RA_SESSION_SECRET); empty: a "
+        "random secret made once per library and kept in its catalog.",
+    )
+    session_hours: float = Field(
+        12.0, gt=0, description="Hours a local login lasts in a browser (reloads, new tabs)."
+    )
 
     def resolved_library(self) -> Path:
         return self.library_dir.expanduser().resolve()
@@ -77,6 +95,25 @@ class Settings(BaseSettings):
 
     def default_backend(self) -> str:
         return registry.default_backend(self.backend)
+
+    def model_for(self, backend: str) -> str:
+        """The model ``backend`` answers with: RA_MODEL, Claude's default when it is unset; for
+        the OpenAI-compatible server RA_OPENAI_MODEL, else RA_MODEL if set, else "" (no default
+        fits every server)."""
+        if backend != "openai":
+            return self.model
+        return self.openai_model or (self.model if "model" in self.model_fields_set else "")
+
+    def answerer_options(self, backend: str) -> registry.Options:
+        """What ``registry.make_answerer`` needs for ``backend`` from the settings."""
+        openai = backend == "openai"
+        return registry.Options(
+            model=self.model_for(backend),
+            api_key=self.openai_api_key if openai else None,
+            base_url=self.openai_base_url if openai else self.anthropic_base_url,
+            timeout_s=self.llm_timeout_s,
+            max_retries=self.llm_max_retries,
+        )
 
 
 def load_settings(**overrides: object) -> Settings:

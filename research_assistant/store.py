@@ -9,19 +9,34 @@ from __future__ import annotations
 
 import json
 import threading
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import duckdb
 
+from research_assistant.audit import AuditQueries
 from research_assistant.errors import StoreError
 from research_assistant.files import RESTORE_HINT, check_generation, new_generation
 from research_assistant.models import Chunk, Name, Paper
 from research_assistant.results import Citation
+
+TITLE_CHARS = 120  # a conversation's title: its first question, cut to fit the sidebar
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """One user's conversation on the Ask page (its turns are the ask runs that name it)."""
+
+    id: str
+    user: str
+    title: str
+    created_at: datetime
+    updated_at: datetime
 
 
 def m001_catalog(cur: duckdb.DuckDBPyConnection) -> None:
@@ -73,9 +88,24 @@ def m002_verification_log(cur: duckdb.DuckDBPyConnection) -> None:
     )
 
 
+def m003_conversations(cur: duckdb.DuckDBPyConnection) -> None:
+    """A user's conversations on the Ask page; each ask run names its conversation."""
+    cur.execute(
+        """
+        CREATE TABLE conversations (
+            id VARCHAR PRIMARY KEY, username VARCHAR, title VARCHAR,
+            created_at TIMESTAMP, updated_at TIMESTAMP, deleted BOOLEAN DEFAULT false
+        );
+        CREATE INDEX conversations_by_user ON conversations (username);
+        ALTER TABLE runs ADD COLUMN conversation_id VARCHAR;
+        """
+    )
+
+
 MIGRATIONS: tuple[Callable[[duckdb.DuckDBPyConnection], None], ...] = (
     m001_catalog,
     m002_verification_log,
+    m003_conversations,
 )
 
 _CONNECTIONS: dict[str, duckdb.DuckDBPyConnection] = {}
@@ -136,12 +166,11 @@ def _bulk_insert(
         cur.unregister("_new_rows")
 
 
+_RUN_COLUMNS = (
+    "run_id, created_at, username, source, question, answer, mode, backend, model, latency_ms, "
+    "retrieved, result, conversation_id"
+)
 _CHUNK_COLUMNS = ("chunk_id", "paper_key", "page", "start_offset", "end_offset", "text")
-
-
-def _by_user(user: str | None) -> tuple[str, list[Any]]:
-    """A WHERE clause limiting the log to one user (None: everyone); the value is a parameter."""
-    return ("WHERE username = ?", [user]) if user is not None else ("", [])
 
 
 def _open_failed(key: str, error: BaseException) -> str:
@@ -158,8 +187,9 @@ def _open_failed(key: str, error: BaseException) -> str:
     )
 
 
-class Store:
-    """One DuckDB file: catalog + log. Safe to share between threads (cursor per call)."""
+class Store(AuditQueries):
+    """One DuckDB file: catalog + log. Safe to share between threads (cursor per call). The
+    audit's read-only queries of the log are in ``audit.AuditQueries``."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, path: str) -> None:
         self._con = con
@@ -257,10 +287,23 @@ class Store:
                 ).fetchall()
         return [Chunk(*r) for r in rows]
 
+    def chunk_count(self) -> int:
+        with self.cursor() as cur:
+            row = cur.execute("SELECT count(*) FROM chunks").fetchone()
+        return int(row[0]) if row else 0
+
     def meta(self, k: str, default: str = "") -> str:
         with self.cursor() as cur:
             row = cur.execute("SELECT v FROM meta WHERE k = ?", [k]).fetchone()
         return row[0] if row else default
+
+    def set_meta(self, k: str, v: str, *, keep: bool = False) -> str:
+        """Set ``k`` to ``v`` (with ``keep``, only if ``k`` has no value yet); the value now."""
+        verb = "INSERT OR IGNORE" if keep else "INSERT OR REPLACE"
+        with self.transaction() as cur:
+            cur.execute(f"{verb} INTO meta VALUES (?, ?)", [k, v])
+            row = cur.execute("SELECT v FROM meta WHERE k = ?", [k]).fetchone()
+        return str(row[0]) if row else v
 
     def generation(self) -> str:
         """The catalog's generation ('' before the first change); a value this program never
@@ -336,6 +379,7 @@ class Store:
         model: str = "",
         latency_ms: float = 0.0,
         retrieved: Sequence[str] = (),
+        conversation_id: str | None = None,
     ) -> None:
         now = _now()
         who = user or "anonymous"
@@ -350,10 +394,15 @@ class Store:
             )  # fmt: skip
         with self.transaction() as cur:
             cur.execute(
-                "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO runs ({_RUN_COLUMNS}) VALUES ({', '.join('?' * 13)})",
                 [run_id, now, who, source, question, answer, mode, backend, model,
-                 latency_ms, json.dumps(list(retrieved)), json.dumps(result)],
+                 latency_ms, json.dumps(list(retrieved)), json.dumps(result), conversation_id],
             )  # fmt: skip
+            if conversation_id is not None:
+                cur.execute(
+                    "UPDATE conversations SET updated_at = ? WHERE id = ? AND username = ?",
+                    [now, conversation_id, who],
+                )
             if rows:
                 cur.executemany(f"INSERT INTO citation_log VALUES ({', '.join('?' * 20)})", rows)
 
@@ -382,68 +431,66 @@ class Store:
         keys = ("id", "created_at", "user", "source", "question", "mode")
         return [dict(zip(keys, r, strict=True)) for r in rows]
 
+    # ---- conversations (the Ask page): every call names the user, who sees only their own ---
+    def create_conversation(self, user: str, title: str) -> Conversation:
+        now, title = _now(), " ".join(title.split())[:TITLE_CHARS] or "New conversation"
+        conversation = Conversation(uuid.uuid4().hex[:12], user, title, now, now)
+        with self.transaction() as cur:
+            cur.execute(
+                "INSERT INTO conversations VALUES (?, ?, ?, ?, ?, false)",
+                [conversation.id, user, title, now, now],
+            )
+        return conversation
+
+    def conversations(self, user: str, limit: int = 200) -> list[Conversation]:
+        """The user's conversations, the most recently used first (deleted ones left out)."""
+        rows = self.query(
+            "SELECT id, username, title, created_at, updated_at FROM conversations "
+            "WHERE username = ? AND NOT deleted ORDER BY updated_at DESC, created_at DESC LIMIT ?",
+            [user, limit],
+        )
+        return [Conversation(*r) for r in rows]
+
+    def rename_conversation(self, conversation_id: str, user: str, title: str) -> None:
+        title = " ".join(title.split())[:TITLE_CHARS]
+        if not title:
+            raise StoreError("The new title is empty: type a title for the conversation.")
+        with self.transaction() as cur:
+            cur.execute(
+                "UPDATE conversations SET title = ? WHERE id = ? AND username = ?",
+                [title, conversation_id, user],
+            )
+
+    def delete_conversation(self, conversation_id: str, user: str) -> None:
+        """A soft delete: the conversation leaves the user's list, but its runs stay in the
+        verification log (the audit and exports by id keep them)."""
+        with self.transaction() as cur:
+            cur.execute(
+                "UPDATE conversations SET deleted = true WHERE id = ? AND username = ?",
+                [conversation_id, user],
+            )
+
+    def conversation_turns(self, conversation_id: str, user: str) -> list[dict[str, Any]]:
+        """The ask runs of one of the user's conversations, oldest first, as ``run`` gives them
+        (with ``id``); empty for a conversation of someone else or a deleted one."""
+        rows = self.query(
+            "SELECT r.run_id, r.result, r.username, r.created_at, r.source FROM runs r "
+            "JOIN conversations c ON c.id = r.conversation_id AND c.username = r.username "
+            "WHERE r.conversation_id = ? AND r.username = ? AND NOT c.deleted "
+            "ORDER BY r.created_at, r.run_id",
+            [conversation_id, user],
+        )
+        out = []
+        for run_id, result, who, created, source in rows:
+            turn: dict[str, Any] = json.loads(result)
+            turn.update(id=run_id, user=who, created_at=created.isoformat(), source=source)
+            out.append(turn)
+        return out
+
     def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Read-only audit queries (see audit.py); never built from user input."""
         with self.cursor() as cur:
             return cur.execute(sql, list(args)).fetchall()
-
-    # ---- audit queries (the Audit page and `audit` reports) ---------------------------------
-    def counts_by_status(self, user: str | None = None) -> dict[str, int]:
-        where, args = _by_user(user)
-        rows = self.query(f"SELECT status, count(*) FROM citation_log {where} GROUP BY 1", args)
-        return {s: int(n) for s, n in rows}
-
-    def counts_by_paper(self, user: str | None = None) -> list[tuple[str, str, int]]:
-        """(paper_key, status, count), most cited first; unresolved citations have key ''."""
-        where, args = _by_user(user)
-        return [
-            (k or "", s, int(n))
-            for k, s, n in self.query(
-                f"SELECT paper_key, status, count(*) AS n FROM citation_log {where} "
-                "GROUP BY 1, 2 ORDER BY sum(count(*)) OVER (PARTITION BY paper_key) DESC, 1, 2",
-                args,
-            )
-        ]
-
-    def counts_over_time(
-        self, bucket: str = "day", user: str | None = None
-    ) -> list[tuple[datetime, str, int]]:
-        if bucket not in {"hour", "day", "week", "month"}:
-            raise StoreError(f"unknown time bucket {bucket!r}")
-        where, args = _by_user(user)
-        return [
-            (t, s, int(n))
-            for t, s, n in self.query(
-                f"SELECT date_trunc('{bucket}', created_at) AS t, status, count(*) "
-                f"FROM citation_log {where} GROUP BY 1, 2 ORDER BY 1, 2",
-                args,
-            )
-        ]
-
-    def counts_by_backend(self, user: str | None = None) -> list[tuple[str, str, str, int]]:
-        where, args = _by_user(user)
-        return [
-            (b, m, s, int(n))
-            for b, m, s, n in self.query(
-                f"SELECT backend, model, status, count(*) FROM citation_log {where} "
-                "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
-                args,
-            )
-        ]
-
-    def flagged(self, limit: int = 50, user: str | None = None) -> list[dict[str, Any]]:
-        """The latest citations that are not verified, with their question for drill-down."""
-        mine, args = ("AND c.username = ?", [user]) if user is not None else ("", [])
-        rows = self.query(
-            "SELECT c.run_id, c.created_at, c.username, c.source, c.marker, c.status, c.claim, "
-            "c.paper_key, c.evidence_page, c.evidence_text, c.score, r.question "
-            f"FROM citation_log c JOIN runs r USING (run_id) WHERE c.status <> 'verified' {mine} "
-            "ORDER BY c.created_at DESC, c.idx LIMIT ?",
-            [*args, limit],
-        )
-        keys = ("run_id", "created_at", "user", "source", "marker", "status", "claim",
-                "paper_key", "page", "evidence", "score", "question")  # fmt: skip
-        return [dict(zip(keys, r, strict=True)) for r in rows]
 
     def count(self, table: str) -> int:
         if table not in {"papers", "chunks", "files", "runs", "citation_log", "ingest_runs"}:

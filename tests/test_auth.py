@@ -340,3 +340,18 @@ def test_hash_command_reads_stdin(
     assert auth.login({"carol": account}, "carol", "s3cret pass").id == "carol"
     assert auth.main(["check", str(accounts)]) == 0
     assert capsys.readouterr().out.splitlines() == ["ada\tcurator\tAda Lab", "bob\tmember\tBob Lab"]
+
+
+@pytest.mark.parametrize("role", ["member", "curator"])
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_runs_for_a_member_and_a_curator(
+    demo_lib: Library, accounts: Path, page: str, role: str
+) -> None:
+    user = {"member": "bob", "curator": "ada"}[role]
+    at = app(page, **{ui.USER_KEY: user})
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == PAGES[page] and not at.error
+    assert any(f"({role})" in c.value for c in at.sidebar.caption)
+    expanders = [e.label for e in at.expander]
+    correcting = any(label.startswith("Correct a paper") for label in expanders)
+    assert correcting == (page == "pages/1_Library.py" and role == "curator")

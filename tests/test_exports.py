@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import io
 from dataclasses import replace
 
-from research_assistant.report.exports import EXPORTERS, Document
+import docx  # the Word export is read back as Word would read it
+
+from research_assistant.report.exports import EXPORTERS, Document, conversation_text
 from research_assistant.report.references import build_references
 from research_assistant.results import VERIFIED, Citation, Evidence, Mention
 from tests.test_references import SMITH_A
@@ -33,6 +36,7 @@ def test_the_formats_and_their_files() -> None:
         "md": ("md", "text/markdown"),
         "html": ("html", "text/html"),
         "bib": ("bib", "application/x-bibtex"),
+        "docx": ("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
     }
     assert all(name == e.name for name, e in EXPORTERS.items())
 
@@ -48,3 +52,38 @@ def test_each_format_renders_the_document_to_bytes() -> None:
 def test_the_bibtex_leaves_out_fields_that_point_into_this_machine() -> None:
     bib = EXPORTERS["bib"].render(document()).decode("utf-8")
     assert "file" not in bib and "smith.pdf" not in bib  # bib.write.to_bibtex(local=False)
+
+
+def test_the_word_export_has_the_legend_coloured_verdicts_and_the_appendix() -> None:
+    unsupported = replace(CITATION, status="unsupported", evidence=None, reason="no support")
+    doc = replace(document(), text=TEXT + "\n\nMore text.", citations=[CITATION, unsupported])
+    word = docx.Document(io.BytesIO(EXPORTERS["docx"].render(doc)))
+    paragraphs = [p.text for p in word.paragraphs]
+    assert paragraphs[0] == "Segmentation?"
+    assert "✅ verified" in paragraphs[1] and "⚠ unsupported" in paragraphs[1]  # the legend
+    assert paragraphs[2] == f"{TEXT[:-1]} ✅1  ⚠2 ."  # each verdict after its marker
+    assert paragraphs[3] == "More text."
+    verdict = next(r for r in word.paragraphs[2].runs if r.text == " ✅1 ")
+    assert str(verdict.font.color.rgb) == "1A7F37"  # coloured as in the app
+    assert "Verification appendix" in paragraphs
+    (table,) = word.tables
+    rows = [[cell.text for cell in row.cells] for row in table.rows]
+    assert rows[0] == ["#", "citation", "verdict", "claim", "evidence"]
+    assert rows[1] == [
+        "1",
+        MARKER,
+        "✅ verified",
+        "Cells were segmented",
+        "p. 2: We segment cells.",
+    ]
+    assert rows[2][2:] == ["⚠ unsupported", "Cells were segmented", "no support"]
+    assert any(p.startswith("Smith") for p in paragraphs[paragraphs.index("References") :])
+
+
+def test_a_conversation_is_one_text_with_its_citations_moved_along() -> None:
+    text, moved = conversation_text([("Q1?", "No answer.", []), ("Q2?", TEXT, [CITATION])])
+    assert text == f"Question: Q1?\n\nAnswer: No answer.\n\nQuestion: Q2?\n\nAnswer: {TEXT}"
+    (c,) = moved
+    assert text[c.mention.start : c.mention.end] == MARKER  # still on its marker
+    md = EXPORTERS["md"].render(replace(document(), text=text, citations=moved)).decode()
+    assert f"{MARKER} ✅" in md and "Question: Q1?" in md

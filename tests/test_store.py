@@ -45,9 +45,9 @@ def chunk(key: str, i: int) -> Chunk:
 def test_migrations_are_numbered_and_idempotent(tmp_path: Path) -> None:
     path = tmp_path / "c.duckdb"
     s = Store.open(path)
-    assert s.migrations() == ["m001_catalog", "m002_verification_log"]
+    assert s.migrations()[:3] == ["m001_catalog", "m002_verification_log", "m003_conversations"]
     s.migrate()
-    assert s.migrations() == ["m001_catalog", "m002_verification_log"]
+    assert s.migrations()[:3] == ["m001_catalog", "m002_verification_log", "m003_conversations"]
     store_mod.close(path)
 
 
@@ -169,3 +169,78 @@ def test_a_damaged_catalog_is_not_blamed_on_another_process(tmp_path: Path) -> N
         Store.open(path)
     assert "may be damaged" in str(e.value) and "restore" in str(e.value)
     assert "another process" not in str(e.value)
+
+
+def test_conversations_per_user_newest_first_renamed_and_soft_deleted(db: Store) -> None:
+    first = db.create_conversation("ann", "  What is   DLA?  ")
+    second = db.create_conversation("ann", "x" * 500)
+    other = db.create_conversation("bob", "Bob's question")
+    assert first.title == "What is DLA?"
+    assert len(second.title) == store_mod.TITLE_CHARS
+    for i, conversation in enumerate([first, first, other]):
+        db.log_run(run_id=f"c{i}", source="ask", user=conversation.user, question=f"Q{i}?",
+                   citations=[], result={"question": f"Q{i}?", "answer": f"A{i}."},
+                   conversation_id=conversation.id)  # fmt: skip
+    assert [c.id for c in db.conversations("ann")] == [first.id, second.id]  # last used first
+    turns = db.conversation_turns(first.id, "ann")
+    assert [(t["id"], t["question"], t["answer"]) for t in turns] == [
+        ("c0", "Q0?", "A0."),
+        ("c1", "Q1?", "A1."),
+    ]
+    assert db.conversation_turns(first.id, "bob") == []  # never someone else's
+    db.rename_conversation(first.id, "ann", "Fractal dimensions")
+    db.rename_conversation(first.id, "bob", "hijacked")  # not bob's: nothing changes
+    assert db.conversations("ann")[0].title == "Fractal dimensions"
+    with pytest.raises(StoreError, match="empty"):
+        db.rename_conversation(first.id, "ann", "   ")
+    db.delete_conversation(first.id, "ann")
+    assert [c.id for c in db.conversations("ann")] == [second.id]
+    assert db.conversation_turns(first.id, "ann") == []
+    assert db.run("c0") is not None  # the log keeps the runs of a deleted conversation
+    assert [c.title for c in db.conversations("bob")] == ["Bob's question"]
+
+
+def test_migration_3_keeps_the_runs_of_an_older_catalog(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "old.duckdb"
+    monkeypatch.setattr(store_mod, "MIGRATIONS", store_mod.MIGRATIONS[:2])
+    old = Store.open(path)
+    with old.transaction() as cur:  # a run as the version before conversations wrote it
+        cur.execute(
+            "INSERT INTO runs VALUES (?, now(), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            ["old", "ann", "ask", "Q?", "A.", "answer", "", "", 0, "[]", '{"id": "old"}'],
+        )
+    store_mod.close(path)
+    monkeypatch.undo()
+    s = Store.open(path)
+    assert s.migrations()[2] == "m003_conversations"
+    assert s.run("old")["id"] == "old"
+    assert s.conversations("ann") == []
+    store_mod.close(path)
+
+
+def test_refusals_and_users_are_counted_for_the_audit(db: Store) -> None:
+    assert db.log_span() is None and db.questions_by_mode() == {}
+    db.log_run(run_id="a1", source="ask", user="ann", question="Q?", mode="answer",
+               citations=[citation("verified")], result={})  # fmt: skip
+    db.log_run(run_id="a2", source="ask", user="ann", question="Why?", mode="refuse",
+               citations=[citation("unsupported")], result={})  # fmt: skip
+    db.log_run(run_id="b1", source="verify", user="bob", mode="verify",
+               citations=[citation("verified")], result={})  # fmt: skip
+    assert db.questions_by_mode() == {"answer": 1, "refuse": 1}  # a checked text is no question
+    assert db.questions_by_mode(user="bob") == {}
+    assert [(r["run_id"], r["question"]) for r in db.refused()] == [("a2", "Why?")]
+    assert db.refused(user="bob") == []
+    first, last = db.log_span()
+    assert first <= last
+    assert db.counts_by_user() == [
+        {"user": "ann", "questions": 2, "refused": 1, "citations": 2, "verified": 1},
+        {"user": "bob", "questions": 0, "refused": 0, "citations": 1, "verified": 1},
+    ]
+
+
+def test_set_meta_keeps_a_first_value_when_asked(db: Store) -> None:
+    assert db.set_meta("k", "first", keep=True) == "first"
+    assert db.set_meta("k", "second", keep=True) == "first"
+    assert db.set_meta("k", "third") == "third" and db.meta("k") == "third"

@@ -24,7 +24,7 @@ from research_assistant.demo import DEMO_PAPERS, build_demo, demo_bibtex
 from research_assistant.errors import LLMError, PermissionDeniedError
 from research_assistant.pipeline import ask
 from research_assistant.web import login as auth
-from research_assistant.web import ui
+from research_assistant.web import render, ui
 from tests.fakes import ScriptedAnswerer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -233,8 +233,10 @@ def test_upload_several_files_at_once(library_dir: Path, tmp_path: Path) -> None
     assert len(shared_library(library_dir).papers()) == len(DEMO_PAPERS)
     table = at.dataframe[0].value
     assert list(table["result"]) == ["matched"] * len(DEMO_PAPERS)
-    bars = [p.text for p in at.get("progress")]
-    assert len(bars) == len(files) and all(b.endswith(": done") for b in bars), bars
+    # the page reruns after an ingest: the sidebar counts the new papers, one calm summary line
+    assert any(f"Library: {len(DEMO_PAPERS)} papers" in c.value for c in at.sidebar.caption)
+    assert [s.value for s in at.success] == [f"{len(DEMO_PAPERS)} added"]
+    assert not at.error and not at.warning
 
 
 @pytest.mark.parametrize(
@@ -286,12 +288,27 @@ def test_refused_uploads_leave_the_library_unchanged(demo_lib: Library, tmp_path
         "photo.pdf is not a PDF (it does not start with %PDF-): upload the paper's PDF file "
         "itself, not a web page or an image.",
         "empty.pdf is empty (0 bytes): export or download it again.",
-        f"copy.pdf is already in the library (as {label(demo_lib, DLA)}): not added again.",
-        f"again.pdf is already in the library (as {label(demo_lib, DLA)}): not added again.",
-    ]
-    assert list(at.dataframe[0].value["result"]) == ["refused"] * 5
+    ]  # copies of a paper the library holds are a calm note, not an error
+    table = at.dataframe[0].value
+    assert list(table["result"]) == ["refused"] * 3 + ["already in the library"] * 2
+    assert f"already in the library (as {label(demo_lib, DLA)})" in table["detail"].iloc[3]
+    assert [w.value for w in at.warning] == ["2 already in the library, 3 refused, nothing changed"]
     assert _state(demo_lib) == before
     assert not list(demo_lib.root.glob("**/passwd*"))
+
+
+def test_a_re_upload_is_one_calm_line(demo_lib: Library, tmp_path: Path) -> None:
+    files = [(p.name, p.read_bytes(), "application/pdf") for p in build_demo(tmp_path / "again")]
+    at = run("pages/1_Library.py")
+    at.file_uploader[0].set_value(files)
+    at.button[0].click().run()
+    assert_ok(at)
+    pdfs = sum(1 for name, _, _ in files if name.endswith(".pdf"))
+    assert not at.error and not at.warning
+    line = f"{pdfs} already in the library, {len(DEMO_PAPERS)} BibTeX entries unchanged, nothing changed"
+    assert [s.value for s in at.success] == [line]
+    results = list(at.dataframe[0].value["result"])
+    assert results.count("already in the library") == pdfs  # the line and the rows agree
 
 
 def test_the_same_new_pdf_twice_is_added_once(library_dir: Path, tmp_path: Path) -> None:
@@ -302,7 +319,8 @@ def test_the_same_new_pdf_twice_is_added_once(library_dir: Path, tmp_path: Path)
     )
     at.button[0].click().run()
     assert_ok(at)
-    assert [e.value for e in at.error] == ["b.pdf is the same file as a.pdf: added once."]
+    assert not at.error
+    assert [s.value for s in at.success] == ["1 added, 1 already in the library"]
     assert len(shared_library(library_dir).papers()) == 1
 
 
@@ -401,7 +419,7 @@ class _Recording(MemoryMediaFileStorage):
         return file_id
 
 
-def test_export_offers_three_downloads(demo_lib: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_export_offers_every_format(demo_lib: Library, monkeypatch: pytest.MonkeyPatch) -> None:
     dla = label(demo_lib, DLA)
     answer = ask(
         demo_lib,
@@ -418,6 +436,7 @@ def test_export_offers_three_downloads(demo_lib: Library, monkeypatch: pytest.Mo
         "Download Markdown",
         "Download HTML",
         "Download BibTeX of the cited works",
+        "Download Word",
     ]
     md, _ = _Recording.files[f"citable-{answer.id}.md"]
     page, _ = _Recording.files[f"citable-{answer.id}.html"]
@@ -425,6 +444,8 @@ def test_export_offers_three_downloads(demo_lib: Library, monkeypatch: pytest.Mo
     assert QUESTION.encode() in md and b"unsupported" in md
     assert b"<html" in page.lower() and b"verified" in page
     assert bib.count(b"@") == 1 and DLA.encode() in bib
+    word, _ = _Recording.files[f"citable-{answer.id}.docx"]
+    assert word.startswith(b"PK")  # a .docx is a ZIP archive (tests/test_exports.py reads one)
 
 
 def test_check_text_shows_chips_and_references(demo_lib: Library) -> None:
@@ -458,7 +479,16 @@ def test_audit_after_some_answers(demo_lib: Library) -> None:
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Citations checked"] == "2"
     assert metrics["Verified"] == "50%"
-    assert len(at.dataframe[0].value) == 1
+    assert (metrics["Questions"], metrics["Refused"]) == ("2", "1")  # refusals beside verdicts
+    assert any("2 questions, 1 refused" in m.value for m in at.markdown)
+    refused, users, health, flagged = (d.value for d in at.dataframe)
+    assert list(refused["question"]) == [QUESTION]
+    assert users.to_dict("records") == [
+        {"user": "local", "questions": 2, "refused": 1, "citations": 2, "verified": 1}
+    ]  # the curator's view: per user
+    assert list(health["paper"]) == [dla] and list(health["citations"]) == [2]  # full label
+    assert at.segmented_control[0].value == "hour"  # one day of data: per hour
+    assert len(flagged) == 1  # the flagged citation
     shown = " ".join(m.value for m in at.markdown)
     assert "green cheese" in shown and "Question" in shown
 
@@ -480,3 +510,94 @@ def test_a_curator_backs_up_the_running_library(demo_lib: Library, tmp_path: Pat
     store.close(restored.root / "catalog.duckdb")
     with pytest.raises(PermissionDeniedError, match="curators"):
         backup_bytes(demo_lib, auth.User("bob", "Bob", auth.MEMBER))
+
+
+def test_a_conversation_keeps_its_turns_follow_ups_and_survives_a_reload(
+    demo_lib: Library,
+) -> None:
+    dla = label(demo_lib, DLA)
+    fake = ScriptedAnswerer(f"{SUPPORTED} [{dla}].", f"{SUPPORTED} [{dla}].")
+    at = run("app.py", **{ui.ANSWERER_KEY: fake})
+    at.chat_input[0].set_value(QUESTION).run()
+    at.chat_input[0].set_value("And in three dimensions?").run()
+    assert_ok(at)
+    follow_up = fake.requests[1]
+    assert [t.question for t in follow_up.history] == [QUESTION]  # the earlier turn, as context
+    assert SUPPORTED in follow_up.history[0].answer
+    (conversation,) = demo_lib.store.conversations("local")
+    assert conversation.title == QUESTION  # titled by its first question
+    turns = demo_lib.store.conversation_turns(conversation.id, "local")
+    assert [t["question"] for t in turns] == [QUESTION, "And in three dimensions?"]
+
+    at = run("app.py")  # a reload: the latest conversation is listed and open
+    listed = [b for b in at.sidebar.button if b.key and b.key.startswith("conv-")]
+    assert [b.label for b in listed] == [render.md(QUESTION)]  # inert Markdown
+    assert "And in three dimensions?" in " ".join(m.value.replace("\\", "") for m in at.markdown)
+
+    next(b for b in at.sidebar.button if b.label == "New conversation").click().run()
+    assert not [b for b in at.button if b.key and b.key.startswith("ev-")]  # nothing shown
+    at.sidebar.button(key=listed[0].key).click().run()  # open it again
+    at.sidebar.text_input(key=f"ra-title-{conversation.id}").set_value("Fractal dimensions")
+    at.sidebar.button(key="ra-rename").click().run()
+    assert [b.label for b in at.sidebar.button if b.key == listed[0].key] == ["Fractal dimensions"]
+    at.sidebar.button(key="ra-delete").click().run()
+    assert_ok(at)
+    assert demo_lib.store.conversations("local") == []
+    assert not [b for b in at.sidebar.button if b.key and b.key.startswith("conv-")]
+
+
+def test_a_long_conversation_is_paged_never_cut(demo_lib: Library) -> None:
+    dla = label(demo_lib, DLA)
+    conversation = demo_lib.store.create_conversation("local", "Q0")
+    for i in range(12):
+        ask(demo_lib, f"Q{i}: {QUESTION}", user="local", conversation_id=conversation.id,
+            answerer=ScriptedAnswerer(f"{SUPPORTED} [{dla}]."))  # fmt: skip
+    at = run("app.py")
+    shown = " ".join(m.value.replace("\\", "") for m in at.markdown)
+    assert "Q11:" in shown and "Q2:" in shown and "Q1:" not in shown
+    assert any("2 earlier turn(s)" in c.value for c in at.caption)
+    at.button(key="ra-more-turns").click().run()
+    shown = " ".join(m.value.replace("\\", "") for m in at.markdown)
+    assert "Q0:" in shown and "Q11:" in shown
+    assert not any("earlier turn" in c.value for c in at.caption)
+
+
+def test_a_curator_corrects_a_papers_metadata(demo_lib: Library) -> None:
+    at = run("pages/1_Library.py")
+    at.selectbox(key="ra-edit-paper").set_value(DLA).run()
+    form = {w.label: w for w in at.text_input}
+    form["Title"].set_value("Random Walkers and Their Fractals")
+    form["Year"].set_value("1999")
+    next(b for b in at.button if b.label == "Save the correction").click().run()
+    assert_ok(at)
+    assert any("Saved as Lindqvist and Haddad, 1999" in s.value for s in at.success)
+    paper = demo_lib.paper(DLA)
+    assert paper is not None and paper.year == 1999
+    assert paper.title == "Random Walkers and Their Fractals"
+    assert "Random Walkers and Their Fractals" in (demo_lib.root / "library.bib").read_text()
+
+    at = run("pages/1_Library.py")  # a typo is refused with a message, nothing saved
+    at.selectbox(key="ra-edit-paper").set_value(DLA).run()
+    form = {w.label: w for w in at.text_input}
+    form["Year"].set_value("nineteen")
+    next(b for b in at.button if b.label == "Save the correction").click().run()
+    assert any("is not a year" in e.value for e in at.error)
+    assert demo_lib.paper(DLA).year == 1999  # type: ignore[union-attr]
+
+
+def test_a_whole_conversation_exports_like_an_answer(
+    demo_lib: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dla = label(demo_lib, DLA)
+    conversation = demo_lib.store.create_conversation("local", QUESTION)
+    for question in (QUESTION, "And in three dimensions?"):
+        ask(demo_lib, question, user="local", conversation_id=conversation.id,
+            answerer=ScriptedAnswerer(f"{SUPPORTED} [{dla}]."))  # fmt: skip
+    _Recording.files = {}
+    monkeypatch.setattr("streamlit.testing.v1.app_test.MemoryMediaFileStorage", _Recording)
+    at = run("pages/3_Export.py")
+    at.toggle(key="ra-export-conversation").set_value(True).run()
+    assert_ok(at)
+    md, _ = _Recording.files[f"citable-conversation-{conversation.id}.md"]
+    assert md.count(b"Question:") == 2 and md.count(b"\xe2\x9c\x85") >= 2  # both answers, checked
+    assert f"citable-conversation-{conversation.id}.docx" in _Recording.files

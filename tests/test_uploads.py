@@ -100,14 +100,14 @@ def test_stage_writes_accepted_files_into_the_folder_only(tmp_path: Path) -> Non
 def test_the_same_file_twice_is_staged_once(tmp_path: Path) -> None:
     out = staged(tmp_path, ("a.pdf", PDF), ("sub/b.pdf", PDF))
     assert [p.name for p in out.paths] == ["a.pdf"]
-    assert out.refused == [("b.pdf", "b.pdf is the same file as a.pdf: added once.")]
+    assert out.already == [("b.pdf", "b.pdf is the same file as a.pdf: added once.")]
 
 
 def test_a_pdf_the_library_holds_is_not_staged(tmp_path: Path) -> None:
     known = {hashlib.sha256(PDF).hexdigest(): "Smith, 2020"}
     out = staged(tmp_path, ("mine.pdf", PDF), known=known)
     assert out.paths == []
-    assert out.refused == [
+    assert out.already == [
         ("mine.pdf", "mine.pdf is already in the library (as Smith, 2020): not added again.")
     ]
 

@@ -16,9 +16,11 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from research_assistant.answer.base import Judge, Turn
+from research_assistant.errors import ResearchAssistantError
 from research_assistant.library import Library
 from research_assistant.models import IngestReport
-from research_assistant.pipeline import ask, check_text, warm
+from research_assistant.pipeline import ask, check_text, get_judge, warm
 from research_assistant.results import Answer, CheckedText
 from research_assistant.roles import Actor, require_curator
 from research_assistant.web import render, uploads
@@ -84,11 +86,21 @@ def warm_in_background(lib: Library) -> None:
 
 
 def ask_job(
-    lib: Library, question: str, backend: str, user: str, *, answerer: Any, top_k: int
+    lib: Library,
+    question: str,
+    backend: str,
+    user: str,
+    *,
+    answerer: Any,
+    top_k: int,
+    history: Sequence[Turn] = (),
+    conversation_id: str | None = None,
 ) -> Job[Answer]:
-    """``pipeline.ask`` as a Job: ("text", piece) and ("step", message) events, then the Answer."""
+    """``pipeline.ask`` as a Job: ("text", piece) and ("step", message) events, then the Answer.
+    ``history`` and ``conversation_id``: the conversation the question continues."""
     return Job("ask", lambda post: ask(
-        lib, question, backend, user, answerer=answerer, top_k=top_k,
+        lib, question, backend, user, answerer=answerer, top_k=top_k, history=history,
+        conversation_id=conversation_id,
         on_text=lambda t: post("text", t), on_step=lambda s: post("step", s),
     ))  # fmt: skip
 
@@ -111,13 +123,23 @@ CHECKS_AT_ONCE = 2
 _CHECKS = threading.BoundedSemaphore(CHECKS_AT_ONCE)
 
 
-def check_job(lib: Library, text: str, user: str) -> Job[CheckedText]:
+def configured_judge() -> Judge | None:
+    """The configured model backend as a judge for the Check page; None offline or when it
+    cannot be built (the offline verdicts stand)."""
+    try:
+        return get_judge()
+    except ResearchAssistantError:
+        return None
+
+
+def check_job(lib: Library, text: str, user: str, judge: Judge | None = None) -> Job[CheckedText]:
     """``pipeline.check_text`` as a Job (at most CHECKS_AT_ONCE of them work at once): a long
-    text is checked in a worker thread, never in the thread that draws the page."""
+    text is checked in a worker thread, never in the thread that draws the page. ``judge``: the
+    configured model's second opinion on the citations the offline checker cannot settle."""
 
     def work(_post: Post) -> CheckedText:
         with _CHECKS:
-            return check_text(lib, text, user)
+            return check_text(lib, text, user, judge=judge)
 
     return Job("check", work)
 

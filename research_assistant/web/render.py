@@ -22,6 +22,7 @@ from research_assistant.report.references import STATUS_COLOURS, STATUS_STYLE
 from research_assistant.results import (
     AMBIGUOUS,
     MALFORMED,
+    NOT_IN_LIBRARY,
     NOT_RETRIEVED,
     PARTIAL,
     STATUSES,
@@ -42,6 +43,7 @@ STATUS_HELP: Mapping[str, str] = {
     UNSUPPORTED: "the cited paper was retrieved, but none of its text supports the claim",
     NOT_RETRIEVED: "the paper is in the library but was not among the passages searched",
     UNKNOWN_SOURCE: "no paper in the library matches this citation",
+    NOT_IN_LIBRARY: "the manuscript's reference list names this work; your library has no copy",
     AMBIGUOUS: "several library papers match this citation equally",
     MALFORMED: "looks like a citation but has no usable author or year",
 }
@@ -75,6 +77,11 @@ def md_stream(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
+# The login screen has nothing for a sidebar (Streamlit would keep an empty one after "Log out").
+LOGGED_OUT_CSS = (
+    "<style>section[data-testid='stSidebar'],[data-testid='stSidebarCollapsedControl'],"
+    "[data-testid='stExpandSidebarButton']{display:none !important}</style>"
+)
 _LINK_SPECIAL = re.compile(r"([\\\[\]$])")
 
 
@@ -287,13 +294,22 @@ def flagged_html(row: Mapping[str, Any], paper: Paper | None) -> str:
 
 
 # ---- tables and option labels (plain text: st.dataframe and selectboxes do not render markup) --
+ALREADY = "already in the library"
+UNCHANGED = "BibTeX entry unchanged"
+TROUBLE = ("refused", "BibTeX problem", "skipped")  # listed first: what needs the curator
+
+
 def ingest_rows(
-    report: IngestReport | None, refused: Sequence[tuple[str, str]]
+    report: IngestReport | None,
+    refused: Sequence[tuple[str, str]],
+    already: Sequence[tuple[str, str]] = (),
 ) -> list[dict[str, str]]:
-    """The results table: one row per file (matched, inferred, skipped...) and BibTeX problem."""
+    """The results table: one row per file (refused, skipped, already in the library, matched,
+    inferred) and per BibTeX problem or entry; problems and skips first."""
     rows = [{"file": n, "result": "refused", "paper": "", "detail": r} for n, r in refused]
+    rows += [{"file": n, "result": ALREADY, "paper": "", "detail": r} for n, r in already]
     if report is None:
-        return rows
+        return sorted(rows, key=_trouble_first)
     for m in report.matches:
         name = Path(m.pdf).name
         if m.key:
@@ -315,7 +331,13 @@ def ingest_rows(
     for key in report.entries_without_pdf:
         rows.append({"file": "", "result": "entry without PDF", "paper": key, "detail": (
             "listed in the .bib, no PDF yet: upload its PDF, or assign one below")})  # fmt: skip
-    return rows
+    rows += [{"file": "", "result": UNCHANGED, "paper": k, "detail": "the same as in the library"}
+             for k in report.unchanged]  # fmt: skip
+    return sorted(rows, key=_trouble_first)
+
+
+def _trouble_first(row: Mapping[str, str]) -> int:
+    return 0 if row["result"] in TROUBLE else 1  # a stable sort keeps each group's order
 
 
 def paper_rows(papers: Sequence[Paper], query: str = "", with_pdf: bool = False,

@@ -11,24 +11,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from time import time as now
 from typing import Any
 
 import streamlit as st
 
-from research_assistant.backup import backup_bytes
 from research_assistant.errors import AuthError, LLMError, ResearchAssistantError
-from research_assistant.ingest import pdf
 from research_assistant.library import Library
 from research_assistant.models import IngestReport
 from research_assistant.pipeline import get_answerer
 from research_assistant.results import Answer, Citation, Reference
 from research_assistant.settings import load_settings
-from research_assistant.web import jobs, render, uploads, views
+from research_assistant.web import jobs, panels, render, sessions, uploads, views
 from research_assistant.web import login as auth
 from research_assistant.web.render import md
 
 ANSWERER_KEY = "ra_answerer"  # session_state: an Answerer replacing the configured backend
 USER_KEY = "ra_user"  # session_state: the user name logged in with a local account
+COOKIE_KEY = "ra_cookie"  # session_state: a new session token to put in the browser's cookie
 LOCAL_USER = auth.LOCAL.id  # who asks when logins are off (history and log rows use it)
 
 
@@ -58,7 +58,7 @@ def start_page(title: str, icon: str) -> Library:
             st.button("Log out", key="ra-logout", on_click=_logout, icon="🚪")
         st.divider()
     try:
-        lib = _open_library(str(load_settings().resolved_library()))
+        lib = _library()
     except ResearchAssistantError as e:
         show_error(e)
         st.stop()
@@ -81,16 +81,36 @@ def _oidc_section() -> bool:
         return False
 
 
+def _library() -> Library:
+    return _open_library(str(load_settings().resolved_library()))
+
+
 def _identify() -> auth.User | None:
+    s = load_settings()
     session_user = st.session_state.get(USER_KEY)
-    return auth.identify(load_settings(), _oidc_section(), session_user, lambda: st.user.to_dict())
+    if session_user is None and auth.mode(s.auth, _oidc_section(), s.auth_file) == auth.LOCAL_MODE:
+        token = sessions.from_cookies(st.context.cookies)  # a reload, or a new tab
+        if token and (session_user := sessions.user_of_token(_library().store, s, token, now())):
+            st.session_state[USER_KEY] = session_user
+    return auth.identify(s, _oidc_section(), session_user, lambda: st.user.to_dict())
+
+
+def _cookie(token: str | None) -> None:
+    """Write (None: delete) the session cookie with a script on the page (sessions.py)."""
+    secure = str(st.context.url or "").startswith("https:")
+    script = sessions.cookie_script(token, load_settings().session_hours, secure)
+    st.html(script, unsafe_allow_javascript=True, width="content")
 
 
 def _gate() -> auth.User:
     try:
         if (user := _identify()) is not None:
+            if (token := st.session_state.pop(COOKIE_KEY, None)) is not None:
+                _cookie(token)  # just logged in: later reloads and tabs stay logged in
             return user
         s = load_settings()
+        html(render.LOGGED_OUT_CSS)  # a clean screen: no sidebar
+        _cookie(None)
         st.title("Citable")
         st.caption("This library is shared by a lab: log in to ask it questions.")
         if auth.mode(s.auth, _oidc_section(), s.auth_file) == auth.OIDC:
@@ -108,6 +128,8 @@ def _gate() -> auth.User:
                 client = auth.client_address(ctx.ip_address, ctx.headers.get_all("X-Forwarded-For"))
                 user = auth.password_login(s, name, password, _THROTTLE, client)
                 st.session_state[USER_KEY] = user.id
+                token = sessions.new_token(_library().store, s, user.id, now())
+                st.session_state[COOKIE_KEY] = token
                 st.rerun()
     except ResearchAssistantError as e:  # a broken accounts file: closed, not open
         show_error(e)
@@ -116,8 +138,10 @@ def _gate() -> auth.User:
 
 
 def _logout() -> None:
-    if st.session_state.pop(USER_KEY, None) is None:
-        st.logout()  # OIDC: clears the identity cookie; local accounts live in this session only
+    if (user_id := st.session_state.pop(USER_KEY, None)) is None:
+        st.logout()  # OIDC: clears the identity cookie
+    else:  # a local account: its session tokens end here (the login screen deletes the cookie)
+        sessions.log_out(_library().store, user_id, now())
 
 
 def viewer() -> auth.User:
@@ -151,9 +175,12 @@ def legend_sidebar() -> None:
 
 
 # ---- asking ------------------------------------------------------------------------------------
-def ask_streamed(lib: Library, question: str, backend: str, top_k: int, user: str) -> Answer | None:
+def ask_streamed(
+    lib: Library, question: str, backend: str, top_k: int, user: str, **conversation: Any
+) -> Answer | None:
     """Run ``pipeline.ask`` as a ``jobs.Job``; stream its text and steps into this script run
-    (``st.write_stream`` drains the job's events: only the script thread draws)."""
+    (``st.write_stream`` drains the job's events: only the script thread draws).
+    ``conversation``: ``history`` and ``conversation_id``, passed on to ``ask``."""
     status = st.status("Searching the library…", expanded=False)
     override = st.session_state.get(ANSWERER_KEY)
     try:
@@ -162,7 +189,7 @@ def ask_streamed(lib: Library, question: str, backend: str, top_k: int, user: st
         status.update(label="Cannot answer", state="error")
         show_error(e)
         return None
-    job = jobs.ask_job(lib, question, backend, user, answerer=answerer, top_k=top_k)
+    job = jobs.ask_job(lib, question, backend, user, answerer=answerer, top_k=top_k, **conversation)
 
     def step(message: str) -> None:
         status.update(label=f"{message}…")
@@ -184,6 +211,7 @@ def ask_streamed(lib: Library, question: str, backend: str, top_k: int, user: st
     status.update(label=f"Checked: {summary}", state="complete")
     with body.container():
         show_checked(lib, answer.answer, answer.citations, answer.references, key=answer.id)
+        panels.closest_papers([c.to_dict() for c in answer.closest])
         st.caption(views.run_caption(answer.to_dict()))
     return answer
 
@@ -196,6 +224,7 @@ def show_turn(lib: Library, run: Mapping[str, Any]) -> None:
         citations = [Citation.from_dict(c) for c in run.get("citations", [])]
         refs = [Reference.from_dict(r) for r in run.get("references", [])]
         show_checked(lib, run.get("answer", ""), citations, refs, key=str(run.get("id", "")))
+        panels.closest_papers(list(run.get("closest") or []))
         st.caption(views.run_caption(run))
 
 
@@ -216,56 +245,26 @@ def show_checked(
                 if st.button(label, key=f"ev-{key}-{i}", help=help_, type="secondary"):
                     clicked = c
         if clicked is not None:
-            evidence_dialog(lib, clicked)
+            panels.evidence_dialog(lib, clicked)
     if refs:
         html(render.references_html(refs))
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def _page_png(path: str, mtime: float, page: int, quote: str) -> bytes:
-    return pdf.page_png(Path(path), page, quote)
-
-
-@st.dialog("Evidence", width="large")
-def evidence_dialog(lib: Library, c: Citation) -> None:
-    """The verdict, claim and evidence quote beside the PDF page with the quote highlighted."""
-    paper = lib.paper(c.paper_key) if c.paper_key else None
-    path = lib.pdf_path(paper.key) if paper else None
-    text, page = st.columns([2, 3]) if path and c.evidence else (st.container(), None)
-    with text:
-        html(render.evidence_html(c, paper, lambda k: p.label if (p := lib.paper(k)) else k))
-        if c.evidence is None:
-            st.info("No passage of the library supports this citation.")
-        elif path is None:
-            st.caption("The PDF of this paper is not in the library.")
-        else:
-            st.download_button("Download the PDF", path.read_bytes(), file_name=path.name,
-                               mime="application/pdf", on_click="ignore", icon="📄")  # fmt: skip
-    if page is None or path is None or c.evidence is None:
-        return
-    with page:
-        try:
-            png = _page_png(str(path), path.stat().st_mtime, c.evidence.page, c.evidence.text)
-        except ResearchAssistantError as e:
-            show_error(e, file=path.name)
-        else:
-            st.image(png, caption=f"Page {c.evidence.page}: the evidence is highlighted")
 
 
 # ---- library: uploads and backups (Library and backup refuse members themselves) --------------
 def ingest_uploads(
     lib: Library, files: Sequence[Any], user: auth.User
-) -> tuple[IngestReport | None, list[tuple[str, str]]]:
+) -> tuple[IngestReport | None, list[tuple[str, str]], list[tuple[str, str]]]:
     """Stage uploaded files (``UploadedFile``-like: ``.name``, ``.getvalue()``) and ingest them
-    as a background job, one progress bar per file. Returns the report and the refused files
-    as (name, reason); a member gets ``PermissionDeniedError`` (from ``jobs.ingest_uploads``)."""
+    as a background job, one progress bar per file. Returns the report, the refused files and
+    those already in the library, as (name, reason); a member gets ``PermissionDeniedError``
+    (from ``jobs.ingest_uploads``)."""
     s, mib = load_settings(), uploads.MiB
     job, staged = jobs.ingest_uploads(
         lib, [(f.name, f.getvalue()) for f in files], user,
         max_file_bytes=s.max_upload_mb * mib, max_batch_bytes=s.max_batch_mb * mib,
     )  # fmt: skip
     if job is None:
-        return None, staged.refused
+        return None, staged.refused, staged.already
     bars = {p.name: st.progress(0.0, text=f"{md(p.name)}: waiting") for p in staged.paths}
     if job.ahead:
         st.info(f"{job.ahead} other ingest(s) first (one runs at a time): yours starts when "
@@ -273,23 +272,11 @@ def ingest_uploads(
 
     def on_file(done: int, total: int, name: str) -> None:
         if name in bars:
-            bars[name].progress(1.0, text=f"{md(name)}: read ({done}/{total} PDFs)")
+            bars[name].progress(0.5, text=f"{md(name)}: read; matching and indexing next")
 
     with st.spinner("Reading, matching, indexing and saving…"):
         report = job.wait(on_file)
     skipped = {Path(s.path).name for s in report.skipped}
     for name, bar in bars.items():
         bar.progress(1.0, text=f"{md(name)}: {'skipped' if name in skipped else 'done'}")
-    return report, staged.refused
-
-
-def backup_section(lib: Library, user: auth.User) -> None:
-    with st.expander("Back up the library"):
-        st.caption("Papers, index and the verification log in one .tar.gz. Restore it with "
-                   "`python -m research_assistant restore FILE NEW_FOLDER`.")  # fmt: skip
-        if st.button("Prepare a backup"):
-            try:
-                data, name = backup_bytes(lib, user)
-                st.download_button("Download the backup", data, name, "application/gzip")
-            except ResearchAssistantError as e:
-                show_error(e)
+    return report, staged.refused, staged.already

@@ -107,10 +107,12 @@ def read_text_upload(name: str, data: bytes, max_chars: int = CHECK_TEXT_MAX_CHA
 
 @dataclass(frozen=True)
 class Staged:
-    """Files written to the staging folder, and the refused ones as (safe name, reason)."""
+    """Files written to the staging folder, the refused ones as (safe name, reason), and the
+    copies of a file already in the library or already in this upload (not an error: a note)."""
 
     paths: list[Path] = field(default_factory=list)
     refused: list[tuple[str, str]] = field(default_factory=list)
+    already: list[tuple[str, str]] = field(default_factory=list)
     folder: Path | None = None  # set by stage_in_temp when it kept a folder of accepted files
 
 
@@ -145,10 +147,10 @@ def stage(
             continue
         sha = hashlib.sha256(data).hexdigest()
         if sha in seen:
-            out.refused.append((name, f"{name} is the same file as {seen[sha]}: added once."))
+            out.already.append((name, f"{name} is the same file as {seen[sha]}: added once."))
             continue
         if known and sha in known:
-            out.refused.append(
+            out.already.append(
                 (name, f"{name} is already in the library (as {known[sha]}): not added again.")
             )
             continue
