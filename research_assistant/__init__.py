@@ -24,6 +24,7 @@ __all__ = [
     "Paper",
     "ResearchAssistantError",
     "ask",
+    "check_manuscript",
     "check_text",
     "export",
 ]
@@ -37,6 +38,7 @@ _WHERE = {
     "Library": "library",
     "ResearchAssistantError": "errors",
     "ask": "pipeline",
+    "check_manuscript": "pipeline",
     "check_text": "pipeline",
     "export": "pipeline",
 }

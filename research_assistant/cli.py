@@ -126,12 +126,19 @@ def cmd_ask(args: argparse.Namespace, lib: Any) -> Any:
         answer.answer if not args.stream or answer.mode == "refuse" else "(verified answer above)"
     )
     _print_citations(answer.citations, answer.references)
-    print(f"\nid {answer.id} · {answer.backend} {answer.model}", file=sys.stderr)
+    if answer.closest:  # a refusal: what came closest, plainly not an answer
+        print("\nClosest papers (not an answer):")
+        for c in answer.closest:
+            print(f"  [{c.label}] {c.title}, p. {c.page}: {c.text}")
+    cited = "" if answer.coverage is None else f" · {answer.coverage:.0%} of sentences cited"
+    print(f"\nid {answer.id} · {answer.backend} {answer.model}{cited}", file=sys.stderr)
+    for note in answer.notes:  # what was fixed in the model's output
+        print(f"note: {note}", file=sys.stderr)
     return None
 
 
 def cmd_verify(args: argparse.Namespace, lib: Any) -> Any:
-    from research_assistant.pipeline import check_text  # start-up time
+    from research_assistant.pipeline import check_text, get_judge  # start-up time
 
     if args.file == "-":
         text = sys.stdin.read()
@@ -141,7 +148,7 @@ def cmd_verify(args: argparse.Namespace, lib: Any) -> Any:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError as e:
             raise ResearchAssistantError(f"Cannot read {path}: {e.strerror}") from e
-    checked = check_text(lib, text)
+    checked = check_text(lib, text, judge=get_judge(args.judge) if args.judge else None)
     if args.json:
         return checked.to_dict()
     _print_citations(checked.citations, checked.references)
@@ -150,9 +157,44 @@ def cmd_verify(args: argparse.Namespace, lib: Any) -> Any:
     return None
 
 
-def cmd_export(args: argparse.Namespace, lib: Any) -> Any:
-    from research_assistant.pipeline import export  # start-up time
+def cmd_check_manuscript(args: argparse.Namespace, lib: Any) -> Any:
+    from research_assistant.manuscript import outputs  # start-up time: pymupdf, python-docx
+    from research_assistant.pipeline import check_manuscript  # start-up time
 
+    checked = check_manuscript(lib, Path(args.file), Path(args.bib) if args.bib else None)
+    written = []
+    for out in (args.out, args.docx):
+        if out:
+            outputs.write_report(checked, Path(out))
+            written.append(out)
+    if args.annotated:
+        n = outputs.annotate(checked, Path(args.file), Path(args.annotated))
+        written.append(f"{args.annotated} ({n} of {len(checked.citations)} sentences highlighted)")
+    if args.missing_bib:
+        from research_assistant.report.manuscript import missing_bibtex  # start-up time
+
+        Path(args.missing_bib).write_text(missing_bibtex(checked), encoding="utf-8")
+        written.append(args.missing_bib)
+    for line in [*checked.notes, *(f"wrote {w}" for w in written)]:
+        print(line, file=sys.stderr)
+    if args.json:
+        return checked.to_dict()
+    _print_citations([c.citation for c in checked.citations], [])
+    summary = checked.summary()
+    print(", ".join(f"{n} {s}" for s, n in summary.items()) or "no citations found")
+    missing = len(checked.missing())
+    print(f"{len(checked.references)} references, {missing} not in your library")
+    return None
+
+
+def cmd_export(args: argparse.Namespace, lib: Any) -> Any:
+    from research_assistant.pipeline import export, export_bytes  # start-up time
+
+    if EXPORTERS[args.format].binary:  # a Word file: its bytes, to a file or a pipe
+        if args.json:
+            raise ResearchAssistantError(f"--json holds text: export {args.format} without it.")
+        sys.stdout.buffer.write(export_bytes(lib, args.id, args.format))
+        return None
     text = export(lib, args.id, args.format)
     if args.json:
         return {"id": args.id, "format": args.format, "content": text}
@@ -192,6 +234,14 @@ def cmd_eval(args: argparse.Namespace, lib: Any) -> Any:
     print(f"  unverified citations shown unflagged: {a['unflagged_unverified']}")
     print(f"  unanswerable refused: {a['refused_unanswerable']} of {n_un}")
     print(f"  answerable refused (false refusals): {a['false_refusals']} of {n_ans}")
+    print(f"  the answer states it (its hint phrase): {pct(report.hint_rate)}")
+    print(f"  answers whose every citation is verified: {pct(report.all_verified_rate)}")
+    for kind, k in a["by_kind"].items():
+        states = f", states it {k['states_answer']}/{k['with_hint']}" if k["with_hint"] else ""
+        print(
+            f"    {kind}: {k['questions']} questions, cites {k['cites_answer_paper']}"
+            f"{states}, refused {k['refused']}"
+        )
     return None
 
 
@@ -241,7 +291,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_ask)
     p = add("verify", "check the citations in a text file (or - for standard input)")
     p.add_argument("file")
+    p.add_argument(
+        "--judge", choices=sorted(n for n in ANSWERERS if n != "extractive"),
+        help="a model backend gives a second opinion on the citations the offline checker "
+        "cannot settle (uncertain, partial, near the threshold)",
+    )  # fmt: skip
     p.set_defaults(func=cmd_verify)
+    p = add("check-manuscript", "check every citation of a manuscript (PDF, .docx, .tex, .md)")
+    p.add_argument("file")
+    p.add_argument("--bib", help="the manuscript's .bib (LaTeX and pandoc citation keys)")
+    p.add_argument("--out", help="write the report: .html, .docx or .md")
+    p.add_argument("--docx", help="also write the report as a Word document")
+    p.add_argument("--annotated", help="write a copy of the PDF with every citation annotated")
+    p.add_argument("--missing-bib", help="write the references not in the library as .bib")
+    p.set_defaults(func=cmd_check_manuscript)
     p = add("export", "export an answer or checked text by id")
     p.add_argument("id")
     p.add_argument("--format", choices=list(EXPORTERS), default="md")

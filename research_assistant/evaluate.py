@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from research_assistant.answer.base import Answerer
+from research_assistant.answer.base import Answerer, Turn
 from research_assistant.check.mentions import find_mentions, other_markers
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.library import Library
@@ -39,6 +39,8 @@ class Question:
     question: str
     answer_paper_keys: tuple[str, ...]
     answer_hint: str = ""
+    kind: str = ""  # what the question tests (numeric, definition, library, followup, ...)
+    previous: str = ""  # a follow-up: the question asked before it in the same conversation
 
     @property
     def answerable(self) -> bool:
@@ -62,6 +64,7 @@ class EvalRow:
     hint_found: bool | None = None  # the answer states the question's answer_hint (None: no hint)
     latency_ms: float = 0.0
     answer: str = ""
+    kind: str = ""
 
     @property
     def refused(self) -> bool:
@@ -92,6 +95,7 @@ class EvalRow:
             "retrieved_keys": list(self.retrieved_keys),
             "unflagged": self.unflagged,
             "hint_found": self.hint_found,
+            "kind": self.kind,
             "latency_ms": round(self.latency_ms, 1),
             "answer": self.answer,
         }
@@ -156,6 +160,28 @@ class EvalReport:
         return _share(sum(bool(r.hint_found) for r in rows), len(rows))
 
     @property
+    def all_verified_rate(self) -> float | None:
+        """Answers (not refusals) whose every chip is green."""
+        given = [r for r in self.rows if not r.refused and r.citations]
+        return _share(sum(r.verified == r.citations for r in given), len(given))
+
+    def by_kind(self) -> dict[str, dict[str, Any]]:
+        """Per kind of question: how many, cited a verified answer paper, stated the hint,
+        refused."""
+        out: dict[str, dict[str, Any]] = {}
+        for kind in dict.fromkeys(r.kind or "-" for r in self.rows):
+            rows = [r for r in self.rows if (r.kind or "-") == kind]
+            hinted = [r for r in rows if r.hint_found is not None]
+            out[kind] = {
+                "questions": len(rows),
+                "cites_answer_paper": sum(r.cites_answer_paper for r in rows),
+                "states_answer": sum(bool(r.hint_found) for r in hinted),
+                "with_hint": len(hinted),
+                "refused": sum(r.refused for r in rows),
+            }
+        return out
+
+    @property
     def refused_unanswerable(self) -> int:
         return sum(r.refused for r in self.unanswerable)
 
@@ -185,6 +211,8 @@ class EvalReport:
             "refusal_rate_unanswerable": rounded(self.refusal_rate_unanswerable),
             "false_refusals": self.false_refusals,
             "hint_rate": rounded(self.hint_rate),
+            "all_verified_rate": rounded(self.all_verified_rate),
+            "by_kind": self.by_kind(),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -214,8 +242,8 @@ def _question(line: str, where: str) -> Question:
             f'{where}: "answer_paper_keys" must be a list of BibTeX keys ([] when the library '
             "does not answer the question)."
         )
-    hint = d.get("answer_hint") or ""
-    return Question(str(qid), text.strip(), tuple(keys), str(hint))
+    hint, kind, previous = (str(d.get(k) or "") for k in ("answer_hint", "kind", "previous"))
+    return Question(str(qid), text.strip(), tuple(keys), hint, kind, previous.strip())
 
 
 def parse_questions(lines: Iterable[str], source: str = "questions") -> tuple[Question, ...]:
@@ -244,6 +272,12 @@ def load_questions(path: Path | str) -> tuple[Question, ...]:
     return parse_questions(text.splitlines(), path.name)
 
 
+def states(answer: str, hint: str) -> bool:
+    """True when the answer text states the hint: folded, whitespace ignored (PDF text puts
+    spaces around symbols as it likes: "35:28±0.08" and "35:28 ± 0.08")."""
+    return "".join(fold(hint).split()) in "".join(fold(answer).split())
+
+
 def score_answer(q: Question, answer: Answer) -> EvalRow:
     """One question's row from the answer ``ask`` returned (pure: no library needed)."""
     holding = set(q.answer_paper_keys)
@@ -267,9 +301,10 @@ def score_answer(q: Question, answer: Answer) -> EvalRow:
         statuses=tuple(c.status or "" for c in shown),
         cited_keys=tuple(c.paper_key or "" for c in shown),
         unflagged=len(markers - covered),
-        hint_found=(hint in fold(answer.answer)) if hint else None,
+        hint_found=states(answer.answer, hint) if hint else None,
         latency_ms=answer.latency_ms,
         answer=answer.answer,
+        kind=q.kind,
     )
 
 
@@ -294,7 +329,11 @@ def evaluate(
     k = top_k or load_settings().top_k
     rows = []
     for i, q in enumerate(questions, 1):
-        answer = ask(lib, q.question, user=EVAL_USER, answerer=answerer, top_k=k)
+        history: tuple[Turn, ...] = ()
+        if q.previous:  # a follow-up: ask the question before it first, as a user would
+            first = ask(lib, q.previous, user=EVAL_USER, answerer=answerer, top_k=k)
+            history = (Turn(q.previous, first.answer),)
+        answer = ask(lib, q.question, user=EVAL_USER, answerer=answerer, top_k=k, history=history)
         rows.append(score_answer(q, answer))
         if progress is not None:
             progress(i, len(questions), q.id)

@@ -10,21 +10,26 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
 
-from research_assistant.answer import prompts
+from research_assistant.answer import catalog, prompts, refusal
+from research_assistant.answer.asking import is_follow_up, library_ask
 from research_assistant.answer.base import (
     Answerer,
     AnswerRequest,
     Draft,
+    Judge,
     RepairNote,
     SourcePassage,
     Turn,
 )
 from research_assistant.answer.registry import make_answerer
+from research_assistant.check import coverage, judging, verify
 from research_assistant.check import mentions as cite
-from research_assistant.check import verify
+from research_assistant.check.support import nearest_chunks
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.library import Library, LibraryState
+from research_assistant.manuscript.model import CheckedManuscript
 from research_assistant.models import Passage
 from research_assistant.report import references
 from research_assistant.report.exports import EXPORTERS, Document
@@ -41,13 +46,27 @@ def _noop(_: str) -> None:
 
 def get_answerer(backend: str | None = None) -> Answerer:
     s = load_settings()
+    name = backend or s.default_backend()
+    opts = s.answerer_options(name)
     return make_answerer(
-        backend or s.default_backend(),
-        model=s.model,
-        base_url=s.anthropic_base_url,
-        timeout_s=s.llm_timeout_s,
-        max_retries=s.llm_max_retries,
+        name,
+        model=opts.model,
+        api_key=opts.api_key,
+        base_url=opts.base_url,
+        timeout_s=opts.timeout_s,
+        max_retries=opts.max_retries,
     )
+
+
+def get_judge(backend: str | None = None) -> Judge | None:
+    """The model that gives a second opinion on the citations the offline checker cannot
+    settle: ``backend`` (or the configured default) when it is a model backend that judges;
+    None offline."""
+    name = backend or load_settings().default_backend()
+    if name == "extractive":
+        return None
+    answerer = get_answerer(name)
+    return answerer if callable(getattr(answerer, "judge", None)) else None  # type: ignore[return-value]
 
 
 def warm(lib: Library) -> None:
@@ -59,12 +78,15 @@ def warm(lib: Library) -> None:
 
 
 def _check(
-    state: LibraryState, text: str, retrieved: frozenset[str] | None
+    state: LibraryState,
+    text: str,
+    retrieved: frozenset[str] | None,
+    judge: Judge | None = None,
 ) -> tuple[Citation, ...]:
     mentions = cite.find_mentions(text)
     if not mentions:
         return ()
-    return verify.check_citations(
+    checked = verify.check_citations(
         text,
         mentions,
         state.resolver,
@@ -72,6 +94,15 @@ def _check(
         retrieved=retrieved,
         search=state.index.retrieve,
         ctx=state.support_context,
+    )
+    if judge is None:
+        return checked
+    return judging.second_opinion(
+        checked,
+        judge,
+        state.index.chunks_of,
+        lambda key: state.papers[key].label,
+        state.support_context,
     )
 
 
@@ -83,7 +114,12 @@ def _failing(citations: Sequence[Citation]) -> list[RepairNote]:
     ]
 
 
-def _request(state: LibraryState, question: str, passages: Sequence[Passage]) -> AnswerRequest:
+def _request(
+    state: LibraryState,
+    question: str,
+    passages: Sequence[Passage],
+    history: Sequence[Turn] = (),
+) -> AnswerRequest:
     sources = []
     for p in passages:
         paper = state.papers.get(p.chunk.paper_key)
@@ -97,9 +133,47 @@ def _request(state: LibraryState, question: str, passages: Sequence[Passage]) ->
                 page=p.chunk.page,
                 chunk_id=p.chunk.chunk_id,
                 text=p.chunk.text,
+                authors=" ".join(a.family for a in paper.authors),
             )
         )
-    return AnswerRequest(question=question, passages=tuple(sources))
+    return AnswerRequest(
+        question=question,
+        passages=tuple(sources),
+        history=tuple(history),
+        context=state.support_context,
+    )
+
+
+def _listing(state: LibraryState, question: str) -> catalog.Listing | None:
+    """The papers a question about the library asks for, when it is one and any match."""
+    asked = library_ask(question)
+    if asked is None:
+        return None
+    index = state.index
+    found = catalog.list_papers(
+        asked, state.papers, index.chunks_of, index.retrieve, state.support_context
+    )
+    return found if found is not None and found.entries else None
+
+
+# The two best-ranked papers' other chunks nearest the question join the passages (at most six):
+# the sentence that answers is often on a page the question's words rank lower (development
+# questions: 12 of 63 answer sentences were outside the top-8 chunks).
+WIDEN_PAPERS, WIDEN_CHUNKS = 2, 6
+
+
+def _widen(state: LibraryState, question: str, passages: list[Passage]) -> list[Passage]:
+    seen = {p.chunk.chunk_id for p in passages}
+    top = list(dict.fromkeys(p.chunk.paper_key for p in passages))[:WIDEN_PAPERS]
+    others = [c for key in top for c in state.index.chunks_of(key) if c.chunk_id not in seen]
+    extra = nearest_chunks(question, others, state.support_context, WIDEN_CHUNKS)
+    return [*passages, *(Passage(c, 0.0) for c in extra)]
+
+
+def _search_text(question: str, history: Sequence[Turn]) -> str:
+    """What retrieval searches for: a follow-up is searched with the question it follows."""
+    earlier = [t.question for t in history]
+    return f"{question} {earlier[-1]}" if is_follow_up(question, earlier) else question
 
 
 def ask(
@@ -130,25 +204,37 @@ def ask(
         top_k = load_settings().top_k
     state = lib.state
     step(f"Searching {len(state.papers)} papers")
-    passages = state.index.retrieve(question, top_k)
+    listing = _listing(state, question) if not history else None
+    if listing is not None:  # "Which papers in my library ...": the catalog answers
+        passages = list(listing.passages)
+    else:
+        passages = _widen(
+            state, question, state.index.retrieve(_search_text(question, history), top_k)
+        )
     registry = frozenset(p.chunk.chunk_id for p in passages)
-    request = _request(state, question, passages)
+    request = _request(state, question, passages, history)
     n_papers = len({p.paper_key for p in request.passages})
     step(f"Retrieved {len(passages)} passages from {n_papers} papers")
-    if request.passages:
+    if listing is not None:
+        draft = Draft(catalog.render(listing), "catalog", answerer.backend)
+        if on_text is not None:
+            on_text(draft.text)
+    elif request.passages:
         step(f"Answering with {answerer.backend} ({answerer.model})")
         draft = answerer.answer(request, on_text)
     else:
         draft = Draft(prompts.REFUSAL_TEXT, answerer.model, answerer.backend, refused=True)
+    fixes = list(draft.notes)  # what the answerer fixed in the model's output: logged
     checked: tuple[Citation, ...] = ()
     repaired = False
     if not draft.refused:
         step("Checking every citation against the cited paper")
         checked = _check(state, draft.text, registry)
         notes = _failing(checked)
-        if notes:
+        if notes and listing is None:  # a listing's entries are shown with their verdicts
             step(f"Repairing {len(notes)} citation(s) that did not verify")
             second = answerer.repair(request, draft, notes, None)
+            fixes += [f"repair: {n}" for n in second.notes]
             rechecked = () if second.refused else _check(state, second.text, registry)
             if second.refused or len(_failing(rechecked)) < len(notes):
                 draft, checked, repaired = second, rechecked, True
@@ -168,10 +254,13 @@ def ask(
         model=draft.model or answerer.model,
         repaired=repaired,
         generation=state.generation,
+        closest=refusal.closest(question, request.passages) if mode == "refuse" else (),
+        coverage=coverage.citation_coverage(text) if mode == "answer" else None,
+        notes=tuple(dict.fromkeys(fixes)),
     )
     answer = replace(answer, latency_ms=(time.perf_counter() - started) * 1000)
     result = answer.to_dict()
-    if mode == "refuse" and checked:
+    if mode == "refuse" and (checked or fixes):
         result["draft"] = draft.text  # what was withheld, for the audit trail
     lib.store.log_run(
         run_id=answer.id,
@@ -186,14 +275,19 @@ def ask(
         model=answer.model,
         latency_ms=answer.latency_ms,
         retrieved=sorted(registry),
+        conversation_id=conversation_id,
     )
     step("Done")
     return answer
 
 
-def check_text(lib: Library, text: str, user: str | None = None) -> CheckedText:
+def check_text(
+    lib: Library, text: str, user: str | None = None, *, judge: Judge | None = None
+) -> CheckedText:
     """Check every citation in ``text`` against the whole library; logged as a verify run.
-    A text over ``CHECK_TEXT_MAX_CHARS`` is refused: checking it would hold the shared process."""
+    A text over ``CHECK_TEXT_MAX_CHARS`` is refused: checking it would hold the shared process.
+    With a ``judge`` (a model backend), the citations the offline checker cannot settle get
+    its second opinion in one call (check/judging.py)."""
     if len(text) > CHECK_TEXT_MAX_CHARS:
         raise ResearchAssistantError(
             f"The text is {len(text):,} characters long, over the limit of "
@@ -201,7 +295,7 @@ def check_text(lib: Library, text: str, user: str | None = None) -> CheckedText:
             "at a time."
         )
     state = lib.state
-    checked = _check(state, text, None)
+    checked = _check(state, text, None, judge)
     result = CheckedText(
         text=text,
         citations=checked,
@@ -220,9 +314,62 @@ def check_text(lib: Library, text: str, user: str | None = None) -> CheckedText:
     return result
 
 
+def check_manuscript(
+    lib: Library,
+    path: Path,
+    bib: Path | None = None,
+    user: str | None = None,
+    *,
+    name: str = "",
+) -> CheckedManuscript:
+    """Check every citation of the manuscript at ``path`` (PDF, .docx, .tex, .md, .txt) through
+    its own reference list, or ``bib`` for keys, against the whole library; logged as a
+    manuscript run with the file's name and sha256. ``name`` is the file name shown (an upload's
+    own name rather than its temporary path)."""
+    from research_assistant.manuscript import check, read  # start-up time: pymupdf, python-docx
+
+    ms = read.read_manuscript(Path(path), Path(bib) if bib else None, name=name)
+    state = lib.state
+    found, matches = check.check_citations(
+        ms, state.resolver, state.index.chunks_of, search=state.index.retrieve,
+        ctx=state.support_context,
+    )  # fmt: skip
+    result = CheckedManuscript(
+        id=uuid.uuid4().hex[:12], name=ms.name, sha256=ms.sha256, kind=ms.kind, text=ms.text,
+        citations=found, references=ms.references, matches=matches, notes=ms.notes,
+        labels={k: p.label for m in matches if (k := m.key) and (p := state.papers.get(k))},
+    )  # fmt: skip
+    citations = tuple(c.citation for c in found)
+    lib.store.log_run(
+        run_id=result.id,
+        source="manuscript",
+        user=user,
+        citations=citations,
+        result={  # "references" as every run has them (export reads them), and the list's own
+            **(as_json := result.to_dict()),
+            "text": ms.text,
+            "reference_list": as_json["references"],
+            "references": [
+                r.to_dict() for r in references.build_references(citations, state.papers)
+            ],
+        },
+        question=f"{ms.name} (sha256 {ms.sha256})",
+        answer=ms.text[:10_000],
+        mode="manuscript",
+    )
+    return result
+
+
 def export(lib: Library, run_id: str, fmt: str) -> str:
-    """A logged answer or checked text in a format of ``report.exports.EXPORTERS``: Markdown,
-    HTML, or the BibTeX of the cited works."""
+    """A logged answer or checked text in a text format of ``report.exports.EXPORTERS``:
+    Markdown, HTML, or the BibTeX of the cited works (Word: ``export_bytes``)."""
+    if fmt in EXPORTERS and EXPORTERS[fmt].binary:
+        raise ResearchAssistantError(f"{fmt} is a binary format: use export_bytes.")
+    return export_bytes(lib, run_id, fmt).decode("utf-8")
+
+
+def export_bytes(lib: Library, run_id: str, fmt: str) -> bytes:
+    """A logged answer or checked text in any format of ``report.exports.EXPORTERS``."""
     exporter = EXPORTERS.get(fmt)
     if exporter is None:
         raise ResearchAssistantError(
@@ -243,4 +390,4 @@ def export(lib: Library, run_id: str, fmt: str) -> str:
         references=refs,
         cited=[p for r in refs if (p := lib.paper(r.key)) is not None],
     )
-    return exporter.render(document).decode("utf-8")
+    return exporter.render(document)

@@ -21,6 +21,9 @@ MALFORMED = "malformed"
 # The honest middle: the checker cannot settle the claim; never counted as verified.
 PARTIAL = "partial"  # one part of the claim is supported, another is not
 UNCERTAIN = "uncertain"  # support near the threshold: a reader should check the evidence
+# A manuscript check: the manuscript's own reference list names the work, and the library has
+# no copy of it (the reviewer may fetch it); distinct from unknown_source, a work named nowhere.
+NOT_IN_LIBRARY = "not_in_library"
 STATUSES: tuple[str, ...] = (
     VERIFIED,
     PARTIAL,
@@ -28,6 +31,7 @@ STATUSES: tuple[str, ...] = (
     UNSUPPORTED,
     NOT_RETRIEVED,
     UNKNOWN_SOURCE,
+    NOT_IN_LIBRARY,
     AMBIGUOUS,
     MALFORMED,
 )
@@ -83,6 +87,7 @@ class Citation:
     claim: str = ""
     evidence: Evidence | None = None
     reason: str = ""  # one line for the user: why this status
+    judge: str = ""  # the model judge's opinion, when one was asked, and what it changed
 
     def to_dict(self) -> dict[str, Any]:
         m = self.mention
@@ -101,6 +106,7 @@ class Citation:
             "locator": m.locator,
             "candidates": list(self.candidates),
             "reason": self.reason,
+            "judge": self.judge,
         }
 
     @classmethod
@@ -125,6 +131,7 @@ class Citation:
             claim=d.get("claim") or "",
             evidence=Evidence(ev["chunk_id"], ev["page"], ev["text"]) if ev else None,
             reason=d.get("reason") or "",
+            judge=d.get("judge") or "",
         )
 
 
@@ -185,6 +192,28 @@ class CheckedText:
 
 
 @dataclass(frozen=True)
+class Closest:
+    """A paper that came closest to a refused question: shown as "not an answer"."""
+
+    paper_key: str
+    label: str
+    title: str
+    page: int
+    chunk_id: str
+    text: str  # the passage's sentence nearest the question
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "paper_key": self.paper_key,
+            "label": self.label,
+            "title": self.title,
+            "page": self.page,
+            "chunk_id": self.chunk_id,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
 class Answer:
     """The result of `ask` (DESIGN.md ask JSON)."""
 
@@ -202,6 +231,12 @@ class Answer:
     # The catalog generation of the one library state the answer was built from: retrieval,
     # labels, checking and references all read that state, never a mix of two.
     generation: str = ""
+    # The share of the answer's sentences that carry a citation (check/coverage.py); None for
+    # a refusal. And what the answerer fixed in the model's output (Draft.notes), for the log.
+    coverage: float | None = None
+    notes: tuple[str, ...] = ()
+    # A refusal: the papers that came closest, each with its nearest passage (not an answer).
+    closest: tuple[Closest, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -217,12 +252,16 @@ class Answer:
             "model": self.model,
             "repaired": self.repaired,
             "generation": self.generation,
+            "coverage": None if self.coverage is None else round(self.coverage, 4),
+            "notes": list(self.notes),
+            "closest": [c.to_dict() for c in self.closest],
         }
 
 
 __all__ = [
     "AMBIGUOUS",
     "MALFORMED",
+    "NOT_IN_LIBRARY",
     "NOT_RETRIEVED",
     "PARTIAL",
     "STATUSES",
@@ -233,6 +272,7 @@ __all__ = [
     "Answer",
     "CheckedText",
     "Citation",
+    "Closest",
     "Evidence",
     "Mention",
     "Reference",

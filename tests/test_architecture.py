@@ -23,6 +23,11 @@ PURE_FOLDERS = ("bib", "check", "report")
 PURE_MODULES = (
     "answer.prompts",
     "answer.base",
+    "answer.asking",
+    "answer.sentences",
+    "answer.catalog",
+    "answer.refusal",
+    "answer.extractive",
     "text",
     "models",
     "results",
@@ -34,11 +39,14 @@ PURE_MODULES = (
 # Each outside framework may be imported by exactly one module of the package.
 SEAMS = {
     "pymupdf": {"ingest.pdf"},
-    "llama_index": {"index"},
+    "llama_index": {"nodes"},
+    "tantivy": {"fulltext"},
     "anthropic": {"answer.claude"},
     "openai": {"answer.openai"},
     "duckdb": {"store"},
-    "streamlit": {"web.ui"},
+    "docx": {"word"},  # python-docx: reading Word manuscripts, writing Word reports
+    "streamlit": {"web.ui", "web.panels"},  # panels: conversations and the PDF viewer
+    "streamlit_pdf_viewer": {"web.panels"},
 }
 # Heavy libraries that `import research_assistant` must not pull in.
 HEAVY = ("streamlit", "anthropic", "duckdb", "llama_index", "pymupdf", "pandas", "rapidfuzz")

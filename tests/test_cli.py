@@ -12,6 +12,7 @@ import pytest
 
 from research_assistant.answer.registry import ANSWERERS
 from research_assistant.cli import build_parser, main
+from research_assistant.pipeline import WIDEN_CHUNKS
 from research_assistant.report.exports import EXPORTERS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,7 +50,11 @@ def test_ask_json_contract(demo_dir: Path) -> None:
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout)
     assert out["mode"] == "answer" and out["citations"]
-    assert len(out["retrieved"]) <= 4
+    # the 4 chunks searched for, then the nearest other chunks of the two best papers
+    searched, widened = out["retrieved"][:4], out["retrieved"][4:]
+    assert len(searched) == 4 and len(widened) <= WIDEN_CHUNKS
+    best_two = list(dict.fromkeys(p["paper_key"] for p in searched))[:2]
+    assert all(p["paper_key"] in best_two for p in widened)
     c = out["citations"][0]
     assert set(c) >= {"marker", "start", "end", "first_author", "year", "paper_key", "via",
                       "status", "score", "claim", "evidence"}  # fmt: skip
@@ -65,6 +70,14 @@ def test_verify_from_stdin_and_export(demo_dir: Path) -> None:
     assert out["citations"][0]["evidence"]["page"] >= 1
     exported = run("--library", str(demo_dir), "export", out["id"], "--format", "bib")
     assert exported.returncode == 0 and "@" in exported.stdout and "Lindqvist" in exported.stdout
+    word = subprocess.run(
+        [sys.executable, "-m", "research_assistant", "--library", str(demo_dir), "export",
+         out["id"], "--format", "docx"],
+        capture_output=True, cwd=ROOT, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert word.returncode == 0 and word.stdout.startswith(b"PK")  # a .docx: a ZIP archive
+    refused = run("--library", str(demo_dir), "--json", "export", out["id"], "--format", "docx")
+    assert refused.returncode == 1 and "--json holds text" in refused.stderr
 
 
 def test_ingest_reports_bad_files_and_goes_on(tmp_path: Path) -> None:

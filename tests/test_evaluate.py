@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from research_assistant import store as store_mod
-from research_assistant.answer.extractive import dehyphenate
+from research_assistant.answer.sentences import dehyphenate
 from research_assistant.cli import main
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.evaluate import (
@@ -28,6 +28,7 @@ from research_assistant.results import Answer, Citation, Mention
 from research_assistant.text import fold, normalize_space
 
 QUESTIONS = Path(__file__).resolve().parent / "data" / "questions.jsonl"
+MORE = QUESTIONS.with_name("questions_more.jsonl")
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +87,30 @@ def test_every_unanswerable_question_is_refused(report: EvalReport) -> None:
 
 def test_retrieval_finds_a_holding_paper(report: EvalReport) -> None:
     assert report.retrieval_hit_rate is not None and report.retrieval_hit_rate >= 0.9
+
+
+def test_the_answer_states_the_answer(report: EvalReport) -> None:
+    """Floor at the development figure (in-sample: docs/BENCHMARKS.md, "Answers that answer")."""
+    assert report.hint_rate is not None and report.hint_rate >= 0.66
+    assert report.all_verified_rate == 1.0
+
+
+@pytest.fixture(scope="module")
+def more(corpus_lib: Library) -> EvalReport:
+    return evaluate(corpus_lib, load_questions(MORE), backend="extractive")
+
+
+def test_more_kinds_of_question(more: EvalReport) -> None:
+    """The development questions of issue 12 by kind (in-sample floors, docs/BENCHMARKS.md):
+    library questions each list a verified answer paper, follow-ups asked after their previous
+    question are answered from the right paper, unanswerable ones refused."""
+    kinds = more.by_kind()
+    assert kinds["library"]["cites_answer_paper"] == kinds["library"]["questions"]
+    assert kinds["followup"]["cites_answer_paper"] >= 4
+    assert kinds["numeric"]["cites_answer_paper"] == kinds["numeric"]["questions"]
+    assert kinds["names_authors"]["cites_answer_paper"] == kinds["names_authors"]["questions"]
+    assert kinds["unanswerable"]["refused"] >= 9
+    assert more.status_share == 1.0 and more.unflagged_unverified == 0
 
 
 def test_eval_runs_are_logged_as_the_eval_user(corpus_lib: Library, report: EvalReport) -> None:

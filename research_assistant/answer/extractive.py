@@ -1,26 +1,28 @@
 """The offline answerer: an answer made of the retrieved passages' own sentences, each cited.
 
-No model and no network. Sentences of the retrieved passages are scored against the question
-with BM25 at sentence level (IDF from those sentences only, so the question's rare terms weigh
-most), the best 2 to 5 are taken, spread across papers and without near-duplicates, and each is
-followed by its paper's ``[Label]`` before the final full stop. The sentences are the papers'
-own words (whitespace normalised; words hyphenated at a line end joined, as ``verify`` joins
-them; a section heading glued to the front dropped; the paper's own in-text citations such as
-"[12]" or "(Smith, 2019)" removed, since those are its citations, not ours), so ``verify``
-finds them.
-Imports no anthropic (it would cost two seconds on every offline start).
+No model and no network. Every usable sentence of the retrieved passages (``sentences``) is
+scored against the question (``asking``): the share of the question's terms it covers, each
+weighed by its rarity over the whole library (the checker's term statistics, so the asking
+words of a question weigh little and a paper's topic words much), words that name the sentence's
+paper (its authors, its title) counted as named, and the offline sentence similarity for
+paraphrases. A question that asks for a value (how many, how long, what percentage, which year)
+is answered only by a sentence that states one. The answer leads with the best sentence, adds
+at most the sentences that add to it, and cites each with its paper's ``[Label]``; when no
+sentence clears the relevance gate it refuses. The sentences are the papers' own words, so
+``verify`` finds them. Imports no anthropic (two seconds on every offline start).
 """
 
 from __future__ import annotations
 
+import functools
 import math
-import re
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from research_assistant.answer.asking import Asked, analyse
 from research_assistant.answer.base import (
     AnswerRequest,
     CitedSpan,
@@ -29,76 +31,36 @@ from research_assistant.answer.base import (
     SourcePassage,
     refusal_draft,
 )
-from research_assistant.check.mentions import CITATION_LIKE
-from research_assistant.terms import stem
-from research_assistant.text import (
-    LINE_HYPHEN,
-    content_words,
-    fold,
-    normalize_space,
-    numbers,
-    sentence_spans,
+from research_assistant.answer.sentences import (
+    cite_sentence,
+    clean_sentences,
+    near_duplicate,
+    strip_citations,
 )
+from research_assistant.quantities import Quantity, agree, quantities
+from research_assistant.terms import terms
+from research_assistant.text import fold
 
-__all__ = ["RELEVANCE_THRESHOLD", "ExtractiveAnswerer"]
+__all__ = ["RELEVANCE_THRESHOLD", "ExtractiveAnswerer", "cite_sentence", "strip_citations"]
 
-# Refuse when no sentence, taken with the better of its two neighbours in its passage, covers
-# this share of the question's content terms, each term weighted by its IDF over the retrieved
-# sentences (a term found nowhere weighs most). Chosen on tests/data/questions.jsonl (33
-# answerable, 8 unanswerable questions over ../shared/corpus; BM25 top-8 chunks of the real
-# index; `python -m research_assistant eval`): the unanswerable ones score 0.06-0.33 (the
-# highest a near-topic question, maize yield under drought, against the wheat heat-stress
-# paper), the answerable 0.15-1.0, all but 3 of them 0.42 or more (the 3 below use words the
-# paper does not: "stops responding", "licence" for "License", German against a German
-# paper whose answering page was not retrieved). 0.40 sits in the 0.33-0.42 gap, a margin of
-# 0.07 below and 0.02 above; at top-5 the maize question rises to 0.38 and the lowest answered
-# one is 0.41, at top-12 0.33 and 0.42, so the gap holds for k in 5-12. One number for every
-# question; nothing is tuned per question or per paper.
-RELEVANCE_THRESHOLD = 0.40
-# A sentence joins the answer only if it covers this share of the best sentence's coverage:
-# keeps the answer on the question instead of padding it with merely nearby sentences.
-RELATIVE_TO_BEST = 0.6
-MIN_SENTENCES, MAX_SENTENCES, MAX_PER_PAPER = 2, 5, 2
-MIN_WORDS, MAX_WORDS = 6, 60  # shorter: headers, fragments; longer: run-ons from bad extraction
-# rapidfuzz ratio on folded text above which two sentences with the same numbers are one
-# (overlapping chunks repeat sentences; papers restate their abstract in the conclusion).
-NEAR_DUPLICATE_RATIO = 85
-MIN_LETTER_SHARE = 0.6  # share of tokens with letters; below: tables, equations, reference lists
-MAX_CAPITALISED_SHARE = 0.5  # of word tokens; above: a title or heading (prose is ~10-25%)
-BM25_K1, BM25_B = 1.2, 0.75
-
-# Words a question uses to ask, not to say what it is about.
-# fmt: off
-_QUESTION_WORDS = frozenset((
-    "many", "much", "describe", "explain", "kind", "kinds", "type", "types", "according", "give",
-    "list", "mention", "mentioned", "say", "says", "tell", "paper", "papers", "library", "does",
-    "typical", "typically", "value", "values", "main",
-))
-_HOW = re.compile(r"\bhow\s+([^\W\d_]+)", re.IGNORECASE)
-# fmt: on
-_SPACE_BEFORE_PUNCT = re.compile(r"\s+([.,;:!?])")
-_END = re.compile(r"[.!][\"')\]]*$")
-_REFERENCE_LIKE = re.compile(
-    r"https?://|www\.|\bdoi\b|arxiv:|\bproceedings\b|\bpp?\.\s*\d|\bpages\s+\d+\s*[-–]\s*\d|\bvol\.\s*\d",
-    re.IGNORECASE,
-)
-# Front matter glued to a sentence: "Keywords: ...", "E-Mail: info@...".
-_FRONT_MATTER = re.compile(r"\b(?:keywords|index terms|e-?mail)\s*:|\S+@\S+\.\w", re.IGNORECASE)
-# "Stone P, Nicolas M." (Vancouver-style author lists in reference entries)
-_VANCOUVER = re.compile(r"(?:\b[A-Z][\w'-]+ [A-Z]{1,3}[,.]\s*){2,}")
-# A heading or page number glued to the sentence by text extraction: "1 The WiLI ...",
-# "5 Discussion Prior versus ...", "ULTRA LIGHT BOSONS AS DARK MATTER We consider ...".
-_HEADING = re.compile(r"^\d+(?:\.\d+)*\.?\s+[A-Z]|^(?:[A-Z][A-Z-]+\s+)+[A-Z][a-z]")
-_INITIAL = re.compile(r"\b[A-Z]\.(?=[\s,A-Z])")  # "J." in "J. Smith, A. B. Jones": author lists
-# A word broken across lines by the PDF's hyphenation: "par-\nallelize". The same pattern as
-# verify's, so the joined word is what the checker compares the claim with.
-_HYPHENATED = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
-_WORD_END = re.compile(r"[^\W\d_]+$")
-_WORD_START = re.compile(r"[^\W\d_]+")
-# A section number, then a heading that text extraction glued to the sentence after it.
-_SECTION_NUMBER = re.compile(r"(?:\d+(?:\.\d+)*\.?|[IVX]+\.|[A-H]\.)\s+(?=[A-Z])")
-_CAPS_HEADING = re.compile(r"(?:[A-Z][A-Z-]+\s+)+(?=[A-Z](?:[a-z]|\s))")
-_HEADING_WORDS = 8  # a glued heading is at most this many words long
+# The relevance gate: refuse when no sentence, taken with the better of its neighbours, covers
+# this share of the question's weighed terms. Chosen on the development questions
+# (tests/data/questions.jsonl, see docs/BENCHMARKS.md), checked on the held-out ones.
+RELEVANCE_THRESHOLD = 0.38
+# The ranking mixes the sentence's own coverage, its coverage with a neighbour and the offline
+# sentence similarity to the question (development questions).
+W_OWN, W_CONTEXT, W_SEMANTIC = 0.45, 0.25, 0.30
+CONTEXT_WINDOW = 1  # sentences either side that may complete one
+EARLIER_WEIGHT = 0.5  # a follow-up's terms from the turn before count half
+TITLE_WEIGHT = 0.5  # a question term found in the paper's title, not in the sentence
+# A sentence joins the lead only when it scores this share of the lead's score.
+RELATIVE_TO_LEAD = 0.6
+OTHER_PAPER_RELATIVE = 0.9  # a sentence of another paper must nearly match the lead
+MAX_SENTENCES, MAX_PER_PAPER = 3, 3
+SENTENCE_CACHE = 20_000  # passages whose cleaned sentences are kept (about 10 MB)
+# A question that asks for a value: the share of the score that depends on how well the
+# sentence states one, and the fit of a number that is near the counted thing or anywhere.
+W_VALUE, VALUE_NEARBY, VALUE_ANY = 0.5, 0.6, 0.3
 
 
 @dataclass(frozen=True)
@@ -106,21 +68,26 @@ class _Sentence:
     passage: SourcePassage
     order: tuple[int, int]  # (passage index, sentence index): the deterministic tie-break
     text: str  # as it appears in the answer, before its [Label]
-    terms: Counter[str]
+    terms: frozenset[str]
 
 
 @dataclass(frozen=True)
 class _Scored:
     sentence: _Sentence
-    coverage: float
-    bm25: float
-    # coverage of the sentence together with the better of its neighbours in the passage: an
-    # answer often takes two sentences ("The master pings every worker. If no response ...").
-    context: float = 0.0
+    coverage: float  # of the question's weighed terms, by the sentence and its paper's names
+    context: float  # the same with the better of its two neighbours in the passage
+    semantic: float
+    value: float  # how well it states the value the question asks for (1 if none asked)
+    partner: _Sentence | None = None  # the neighbour that gives ``context``
 
     @property
-    def key(self) -> tuple[float, float, int, int]:
-        return (-round(self.coverage, 9), -round(self.bm25, 9), *self.sentence.order)
+    def score(self) -> float:
+        mix = W_OWN * self.coverage + W_CONTEXT * self.context + W_SEMANTIC * self.semantic
+        return mix * (1 - W_VALUE + W_VALUE * self.value)
+
+    @property
+    def key(self) -> tuple[float, int, int]:
+        return (-round(self.score, 9), *self.sentence.order)
 
 
 class ExtractiveAnswerer:
@@ -129,7 +96,7 @@ class ExtractiveAnswerer:
 
     def answer(self, request: AnswerRequest, on_text: Callable[[str], None] | None = None) -> Draft:
         ranked = rank_sentences(request)
-        if not ranked or max(s.context for s in ranked) < RELEVANCE_THRESHOLD:
+        if not ranked:
             return self._emit(refusal_draft(self.model, self.backend), on_text)
         return self._emit(self._draft(_select(ranked)), on_text)
 
@@ -141,7 +108,7 @@ class ExtractiveAnswerer:
         on_text: Callable[[str], None] | None = None,
     ) -> Draft:
         """Drop each sentence whose citation failed; put in its place the next-best sentence of
-        another passage that clears the threshold, if any; refuse when nothing is left."""
+        another passage that clears the gate, if any; refuse when nothing is left."""
         units = list(draft.cited_spans)
         failing = [n for n in notes if n.status != "verified"]
         if draft.refused or not units:
@@ -157,8 +124,7 @@ class ExtractiveAnswerer:
         spare = [
             s
             for s in rank_sentences(request)
-            if s.context >= RELEVANCE_THRESHOLD
-            and s.sentence.passage.chunk_id not in bad_chunks
+            if s.sentence.passage.chunk_id not in bad_chunks
             and s.sentence.passage.label not in bad_labels
         ]
         repaired: list[CitedSpan] = []
@@ -167,7 +133,7 @@ class ExtractiveAnswerer:
                 repaired.append(unit)
                 continue
             for s in spare:
-                if not any(_near_duplicate(s.sentence.text, u) for u in used):
+                if not any(near_duplicate(s.sentence.text, u) for u in used):
                     used.append(s.sentence.text)
                     repaired.append(_span(s.sentence))
                     break
@@ -186,170 +152,198 @@ class ExtractiveAnswerer:
         return draft
 
 
-def cite_sentence(sentence: str, label: str) -> str:
-    """``"... is about 1.71."`` -> ``"... is about 1.71 [Label]."`` (label before the full stop)."""
-    end = _END.search(sentence)
-    if end is None:
-        return f"{sentence} [{label}]."
-    return f"{sentence[: end.start()]} [{label}]{sentence[end.start() :]}"
+def _weights(asked: Asked, pool: Sequence[_Sentence], request: AnswerRequest) -> dict[str, float]:
+    """Each asked term's weight: its rarity over the library (the checker's statistics) when
+    the request carries them, else over the retrieved sentences; earlier turns' terms count
+    half."""
+    ctx = request.context
+    wanted = (*asked.terms, *asked.earlier)
+    if ctx is not None and ctx.idf:
+        idf = {t: ctx.weight(t) for t in wanted}
+    else:
+        n = len(pool)
+        df = Counter(t for s in pool for t in s.terms if t in wanted)
+        idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in wanted}
+    return {t: idf[t] * (EARLIER_WEIGHT if t in asked.earlier else 1.0) for t in wanted}
 
 
-def strip_citations(sentence: str) -> str:
-    """The sentence without the paper's own in-text citation markers, spacing repaired."""
-    cleaned = CITATION_LIKE.sub("", sentence)
-    return " ".join(_SPACE_BEFORE_PUNCT.sub(r"\1", cleaned).split())
-
-
-def question_terms(question: str) -> list[str]:
-    """Distinct stemmed content terms of the question, in order. The word after "how" asks
-    ("how large", "how strongly", "how long"): it says what kind of answer is wanted, not
-    what the answer is about."""
-    asking = {m.group(1).casefold() for m in _HOW.finditer(question)}
-    kept = (
-        stem(w) for w in content_words(question) if w not in _QUESTION_WORDS and w not in asking
-    )
-    return list(dict.fromkeys(kept))
+def _value_fit(asked: Asked, text: str) -> float:
+    """How well the sentence states the value asked for: 1 when a number stands beside the
+    thing counted or in the unit asked, less when it only holds some number, 0 when none (a
+    number the question itself gives, or a year when no year is asked, does not count)."""
+    if not asked.value:
+        return 1.0
+    asked_numbers = {q.value for q in _quantities(asked.question)}
+    best = 0.0
+    lowered = text.lower()
+    for q in _quantities(text):
+        year_like = q.unit == "" and q.value.is_integer() and 1900 <= q.value <= 2099
+        if asked.value == "year":
+            best = max(best, 1.0 if year_like else 0.0)
+            continue
+        if q.value in asked_numbers or year_like:
+            continue
+        if q.unit in asked.units or set(asked.counted) & q.role:
+            return 1.0
+        if asked.units:
+            continue  # "how long" is answered by a time, not by "1 terabyte" or "44%"
+        best = max(best, VALUE_NEARBY if any(c in lowered for c in asked.counted) else VALUE_ANY)
+    return best
 
 
 def rank_sentences(request: AnswerRequest) -> list[_Scored]:
-    """Every usable sentence of the passages, best first (deterministic order)."""
-    terms = question_terms(request.question)
-    pool = [s for i, p in enumerate(request.passages) for s in _sentences(i, p)]
-    if not terms or not pool:
-        return []
-    n = len(pool)
-    df = Counter(t for s in pool for t in set(s.terms) if t in terms)
-    idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}
-    total = sum(idf.values())
-    avg_len = sum(sum(s.terms.values()) for s in pool) / n
-    by_order = {s.order: s for s in pool}
+    """The sentences that clear the relevance gate and state what the question asks for, best
+    first (deterministic order)."""
+    return sorted((s for s in score_sentences(request) if _relevant(s)), key=lambda s: s.key)
 
-    def covered(*sentences: _Sentence) -> float:
-        return sum(idf[t] for t in terms if any(t in s.terms for s in sentences)) / total
+
+def _relevant(s: _Scored) -> bool:
+    """The relevance gate: enough of the question's weighed terms, and the value asked for."""
+    return s.value > 0 and s.context >= RELEVANCE_THRESHOLD
+
+
+def score_sentences(request: AnswerRequest) -> list[_Scored]:
+    """Every usable sentence of the passages that covers some of the question, scored."""
+    asked = analyse(request.question, [t.question for t in request.history])
+    pool = _pool(request.passages)
+    if not (asked.terms or asked.earlier) or not pool:
+        return []
+    if _names_unknown(asked, request):
+        return []
+    weight = _weights(asked, pool, request)
+    total = sum(weight.values()) or 1.0
+    by_order = {s.order: s for s in pool}
+    named = {p.paper_key: _names(p) for p in request.passages}
+    similarity = request.context.similarity if request.context is not None else None
+    stated = _stated_terms(request.question, pool)
+
+    def covered(s: _Sentence, other: _Sentence | None = None) -> float:
+        author, title = named[s.passage.paper_key]
+        have = s.terms | stated.get(s.order, frozenset())
+        if other is not None:
+            have |= other.terms | stated.get(other.order, frozenset())
+        got = 0.0
+        for t, w in weight.items():
+            if t in have or t in author:
+                got += w
+            elif t in title:
+                got += TITLE_WEIGHT * w
+        return got / total
 
     scored = []
     for s in pool:
-        length = sum(s.terms.values())
-        coverage = covered(s)
+        own = covered(s)
+        if own <= 0:
+            continue
         i, k = s.order
-        near = [by_order[o] for o in ((i, k - 1), (i, k + 1)) if o in by_order]
-        context = max([covered(s, m) for m in near], default=coverage)
-        bm25 = sum(
-            idf[t]
-            * s.terms[t]
-            * (BM25_K1 + 1)
-            / (s.terms[t] + BM25_K1 * (1 - BM25_B + BM25_B * length / avg_len))
-            for t in terms
-            if t in s.terms
+        around = (*range(k - CONTEXT_WINDOW, k), *range(k + 1, k + CONTEXT_WINDOW + 1))
+        near = [by_order[(i, j)] for j in around if (i, j) in by_order]
+        best = max(near, key=lambda m: covered(s, m), default=None)
+        context = max(own, covered(s, best)) if best is not None else own
+        partner = best if best is not None and covered(s, best) > own else None
+        semantic = max(0.0, similarity(request.question, s.text)) if similarity else 0.0
+        value = _value_fit(asked, s.text)
+        scored.append(_Scored(s, own, context, semantic, value, partner=partner))
+    return scored
+
+
+def _stated_terms(
+    question: str, pool: Sequence[_Sentence]
+) -> dict[tuple[int, int], frozenset[str]]:
+    """The question's terms each sentence states as a value: "1 TB" in the question is
+    covered by "1 terabyte" in a sentence (the number reader compares values and units)."""
+    with_units = [q for q in _quantities(question) if q.unit]
+    if not with_units:
+        return {}
+    out = {}
+    for s in pool:
+        found = _quantities(s.text)
+        got = frozenset(
+            t for q in with_units if any(agree(q, e) for e in found) for t in terms(q.text)
         )
-        if coverage > 0:
-            scored.append(_Scored(s, coverage, bm25, context))
-    return sorted(scored, key=lambda s: s.key)
-
-
-def _sentences(index: int, passage: SourcePassage) -> list[_Sentence]:
-    out = []
-    hyphenated = set(_HYPHENATED.findall(passage.text))
-    for k, (start, end) in enumerate(sentence_spans(passage.text)):
-        raw = normalize_space(dehyphenate(passage.text[start:end], hyphenated))
-        text = strip_heading(strip_citations(raw))
-        if _usable(text):
-            terms = Counter(stem(w) for w in content_words(text))
-            out.append(_Sentence(passage, (index, k), text, terms))
+        if got:
+            out[s.order] = got
     return out
 
 
-def dehyphenate(text: str, hyphenated: Collection[str] = ()) -> str:
-    """Join the words the PDF broke at line ends ("par-\\nallelize" -> "parallelize"); keep the
-    hyphen of a compound that the same text also writes on one line ("adjective-noun")."""
-
-    def join(m: re.Match[str]) -> str:
-        left = _WORD_END.search(text, 0, m.start())
-        right = _WORD_START.match(text, m.end())
-        if left and right and f"{left.group()}-{right.group()}" in hyphenated:
-            return "-"
-        return ""
-
-    return LINE_HYPHEN.sub(join, text)
-
-
-def strip_heading(text: str) -> str:
-    """Drop a section heading glued to the front of a sentence: "3.6 Backup Tasks One of the
-    common causes ..." -> "One of the common causes ...", "ULTRA LIGHT BOSONS AS DARK MATTER We
-    consider ..." -> "We consider ...". Unchanged when no sentence start is found after it."""
-    number = _SECTION_NUMBER.match(text)
-    start = number.end() if number else 0
-    caps = _CAPS_HEADING.match(text, start)
-    if caps:
-        return text[caps.end() :]
-    if number is None:
-        return text
-    tokens = text[start:].split(" ")
-    for i in range(1, min(_HEADING_WORDS, len(tokens) - 1)):
-        if tokens[i][:1].isupper() and tokens[i + 1][:1].islower():
-            return " ".join(tokens[i:])
-    return text
-
-
-def _usable(text: str) -> bool:
-    """A whole prose sentence: not a fragment cut at a chunk edge, a header, a table row, a
-    reference-list entry, a question, too short to say anything or too long to be one claim."""
-    tokens = text.split()
-    if not MIN_WORDS <= len(tokens) <= MAX_WORDS:
+def _names_unknown(asked: Asked, request: AnswerRequest) -> bool:
+    """True when the question names something ("Hadoop", "GPT-3") that no chunk of the library
+    mentions: then the library cannot answer it, however much of the rest it covers."""
+    ctx = request.context
+    if ctx is None or not ctx.idf:
         return False
-    if not (text[0].isupper() or text[0].isdigit()) or _END.search(text) is None:
-        return False
-    letters = sum(1 for t in tokens if any(c.isalpha() for c in t))
-    capitalised = sum(1 for t in tokens[1:] if t[0].isupper())
-    if capitalised / len(tokens) > MAX_CAPITALISED_SHARE:
-        return False
-    if letters / len(tokens) < MIN_LETTER_SHARE or _REFERENCE_LIKE.search(text):
-        return False
-    if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
-        return False  # split inside a parenthesis: a fragment
-    if _HEADING.search(text) or _VANCOUVER.search(text) or _FRONT_MATTER.search(text):
-        return False
-    return len(_INITIAL.findall(text)) < 3
+    return not all(_known(name, ctx.idf) for name in asked.names)
 
 
-def _near_duplicate(a: str, b: str) -> bool:
-    """Nearly the same words and the same numbers: "D is 1.71 in two dimensions" and "D is
-    2.50 in three dimensions" are alike in wording but state different facts."""
-    return fuzz.ratio(fold(a), fold(b)) > NEAR_DUPLICATE_RATIO and numbers(a) == numbers(b)
+def _known(name: tuple[str, ...], vocabulary: Mapping[str, float]) -> bool:
+    """The library knows a name when it has the whole word, or one of its two or more parts
+    ("Lemaitre-Tolman" written with another dash, or its accent garbled by the PDF)."""
+    whole, *parts = name
+    words = [p for p in parts if not p.isdigit()]
+    return whole in vocabulary or (len(words) >= 2 and any(p in vocabulary for p in words))
+
+
+def _names(p: SourcePassage) -> tuple[frozenset[str], frozenset[str]]:
+    """The terms that name a passage's paper: its authors' family names, its title words."""
+    return _terms(p.authors), _terms(p.title)
+
+
+@functools.lru_cache(maxsize=SENTENCE_CACHE)
+def _terms(text: str) -> frozenset[str]:
+    return terms(text)
+
+
+def _pool(passages: Sequence[SourcePassage]) -> list[_Sentence]:
+    """The usable sentences of the passages; a sentence two overlapping chunks (or two copies
+    of a paper) share is kept once, in its best-ranked passage."""
+    seen: set[str] = set()
+    out = []
+    for i, p in enumerate(passages):
+        for k, text, folded, words in _sentences_of(p.text):
+            if folded in seen:
+                continue
+            seen.add(folded)
+            out.append(_Sentence(p, (i, k), text, words))
+    return out
+
+
+@functools.lru_cache(maxsize=SENTENCE_CACHE)
+def _sentences_of(text: str) -> tuple[tuple[int, str, str, frozenset[str]], ...]:
+    """A passage's usable sentences, folded and as terms: cleaning is most of an answer's cost,
+    and the same chunks come back question after question."""
+    return tuple((k, s, fold(s), terms(s)) for k, s in clean_sentences(text))
+
+
+@functools.lru_cache(maxsize=SENTENCE_CACHE * 8)
+def _quantities(text: str) -> tuple[Quantity, ...]:
+    return quantities(text)
+
+
+def _select(ranked: list[_Scored]) -> list[CitedSpan]:
+    """The lead sentence, then at most the sentences that add to it: the neighbour that
+    completes it, then others of nearly its score (another paper's only when almost equal)."""
+    lead = ranked[0]
+    picked = [lead.sentence]
+    if lead.partner is not None and lead.partner.order[1] > lead.sentence.order[1]:
+        picked.append(lead.partner)  # "The master pings every worker. If no response ..."
+    per_paper = Counter(s.passage.paper_key for s in picked)
+    for s in ranked[1:]:
+        if len(picked) >= MAX_SENTENCES:
+            break
+        paper = s.sentence.passage.paper_key
+        same = paper == lead.sentence.passage.paper_key
+        floor = RELATIVE_TO_LEAD if same else OTHER_PAPER_RELATIVE
+        if s.score < floor * lead.score or per_paper[paper] >= MAX_PER_PAPER:
+            continue
+        if s.sentence in picked or any(near_duplicate(s.sentence.text, p.text) for p in picked):
+            continue
+        picked.append(s.sentence)
+        per_paper[paper] += 1
+    return [_span(s) for s in picked]
 
 
 def _span(s: _Sentence) -> CitedSpan:
     return CitedSpan(label=s.passage.label, chunk_id=s.passage.chunk_id, cited_text=s.text)
-
-
-def _select(ranked: list[_Scored]) -> list[CitedSpan]:
-    """Best first, one sentence per paper before a second from any; no near-duplicates."""
-    floor = ranked[0].coverage * RELATIVE_TO_BEST
-    eligible = [s for s in ranked if s.coverage >= floor]
-    picked: list[_Sentence] = []
-    per_paper: Counter[str] = Counter()
-    for round_cap in (1, MAX_PER_PAPER):
-        for s in eligible:
-            paper = s.sentence.passage.paper_key
-            if len(picked) == MAX_SENTENCES:
-                break
-            if s.sentence in picked or per_paper[paper] >= round_cap:
-                continue
-            if any(_near_duplicate(s.sentence.text, p.text) for p in picked):
-                continue
-            picked.append(s.sentence)
-            per_paper[paper] += 1
-    # A lone sentence gets one companion from the remaining overlapping ones (still relevant
-    # to the question, just below the floor), so an answer has context where the library has it.
-    for s in ranked if len(picked) < MIN_SENTENCES else ():
-        if (
-            s.sentence not in picked
-            and per_paper[s.sentence.passage.paper_key] < MAX_PER_PAPER
-            and not any(_near_duplicate(s.sentence.text, p.text) for p in picked)
-        ):
-            picked.append(s.sentence)
-            break
-    return [_span(s) for s in picked]
 
 
 def _claim_matches(claim: str, unit: CitedSpan) -> bool:

@@ -1,0 +1,196 @@
+"""What a question asks: its terms, the kind of value it wants, whether it lists papers of the
+library, whether it follows up on the turn before. Pure: words in, a frozen value out.
+
+Every answerer and the pipeline read questions through this one module, with the house's one
+tokeniser (``terms.term_list``), so a question and the paper's text reduce to the same terms.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from research_assistant.terms import term_list
+from research_assistant.text import STOPWORDS
+
+__all__ = ["Asked", "LibraryAsk", "analyse", "is_follow_up", "library_ask", "wants_value"]
+
+# Words a question uses to ask, not to say what it is about (stemmed when compared).
+# fmt: off
+_ASKING = frozenset(term_list(
+    "many much describe explain kind kinds type types according give list mention mentioned "
+    "say says tell paper papers library does typical typically value values main article "
+    "articles find found report reported discuss discusses study studies work works "
+    "publication publications present presents"
+))
+# fmt: on
+# "how long", "how strongly": the word after "how" says what kind of answer is wanted.
+_HOW = re.compile(r"\bhow\s+([^\W\d_]+)", re.IGNORECASE)
+# Questions whose answer is a value: the lead sentence must state one.
+_VALUE = re.compile(
+    r"\bhow\s+(?:many|much|long|large|big|small|fast|slow|often|far|high|low|old|heavy|"
+    r"accurate|quickly|frequently|deep|wide|tall|hot|cold|warm)\b"
+    r"|\b(?:what|which)\s+(?:(?:is|was|were|are)\s+the\s+)?(?:percentage|proportion|fraction|"
+    r"share|number|amount|size|rate|ratio|accuracy|speed-?ups?|f-?measures?|f1|scores?|"
+    r"temperatures?|values?|range|error|precision|recall)\b"
+    r"|\bby\s+how\s+much\b|\bhow\s+much\s+\w+er\b"
+    # the same questions in French, German, Spanish, Italian
+    r"|\bcombien\b|\bwie\s+(?:viele?|lange|gro(?:ß|ss)|hoch|oft|schnell)\b"
+    r"|\bcu[aá]nt[oa]s?\b|\bquant[ioe]\b",
+    re.IGNORECASE,
+)
+_YEAR_ASKED = re.compile(
+    r"\b(?:which|what)\s+year\b|\bin\s+what\s+year\b|\bwhen\s+(?:was|were|did)\b", re.IGNORECASE
+)
+# "Which papers in my library ...", "What papers from 2008 ...", "Do I have papers on ..."
+_LIBRARY = re.compile(
+    r"\b(?:which|what)\s+(?:of\s+(?:my|the)\s+)?(?:papers|articles|works|publications|studies)\b"
+    r"|\b(?:papers|articles|works|publications)\s+(?:in|of)\s+(?:my|the|this)\s+library\b"
+    r"|\bdo\s+i\s+have\s+(?:any\s+)?(?:papers|articles)\b"
+    r"|\blist\s+(?:all\s+|the\s+)?(?:my\s+)?(?:papers|articles)\b",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
+_AUTHOR_CUE = re.compile(r"\b(?:by|from|of|authored\s+by|written\s+by)\s+", re.IGNORECASE)
+# A follow-up leans on the turn before: it opens with a link word or points back at it.
+_FOLLOW_UP = re.compile(
+    r"^\s*(?:and|also|but|so|then|what\s+about|how\s+about|and\s+what|and\s+how)\b"
+    r"|\b(?:it|its|they|them|their|this|that|these|those|such|the\s+same|there|he|she)\b",
+    re.IGNORECASE,
+)
+_TOKEN = re.compile(r"[^\W_][\w'-]*")
+# The thing counted or measured: "how many [free parameters]", "the number of [languages]".
+_COUNTED = re.compile(
+    r"\bhow\s+(?:many|much)\s+((?:[^\W\d_][\w-]*\s+){0,2}[^\W\d_][\w-]*)"
+    r"|\b(?:number|percentage|share|proportion|fraction|amount)\s+of\s+([^\W\d_][\w-]*)",
+    re.IGNORECASE,
+)
+# The units a question asks in (the canonical units of ``quantities``).
+_UNIT_ASKED = (
+    (r"\bhow\s+long\b|\bhow\s+much\s+time\b|\bwie\s+lange\b|\bduration|\blatenc|\bruntime", "s"),
+    (r"\bpercent|\bshare\b|\bproportion\b|\bfraction\b", "%"),
+    (r"\bspeed-?ups?\b|\bhow\s+much\s+faster\b|\bhow\s+many\s+times\b", "x"),
+    (r"\bmass\b|\bweight\b|\bhow\s+heavy\b", "g eV"),
+    (r"\benergy\b", "eV"),
+    (r"\btemperatures?\b|\bhow\s+(?:hot|cold|warm)\b", "°C"),
+    (r"\bfrequenc", "Hz"),
+    (r"\bdistance\b|\blength\b|\bwavelength\b|\bhow\s+(?:far|tall|deep|wide)\b", "m"),
+)
+# Measured things: a question naming one asks for a value ("What particle mass is assumed?").
+_MEASURED = re.compile(
+    r"\b(?:what|which)\s+(?:[^\W\d_]+\s+){0,2}(?:mass|weight|energy|temperatures?|frequency|"
+    r"duration|latency|runtime|speed-?ups?|distance|length|wavelength)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class LibraryAsk:
+    """A question about the library itself: the filters it names."""
+
+    years: tuple[int, ...] = ()
+    names: tuple[str, ...] = ()  # capitalised words that may be authors or venues, as written
+    topic: tuple[str, ...] = ()  # stemmed terms of what the papers should be about
+
+
+@dataclass(frozen=True)
+class Asked:
+    question: str
+    terms: tuple[str, ...]  # distinct stemmed content terms of this question, in order
+    earlier: tuple[str, ...] = ()  # terms of the turn it follows up on (not in ``terms``)
+    value: str = ""  # "number" | "year" | "": the kind of value the answer must state
+    names: tuple[tuple[str, ...], ...] = ()  # the terms of each name the question uses
+    counted: tuple[str, ...] = ()  # what is counted, as 6-letter prefixes (``Quantity.role``)
+    units: frozenset[str] = frozenset()  # canonical units asked in ("s", "%"); empty: any
+    library: LibraryAsk | None = None
+
+
+def question_terms(question: str) -> tuple[str, ...]:
+    asking = {t for m in _HOW.finditer(question) for t in term_list(m.group(1))}
+    return tuple(dict.fromkeys(t for t in term_list(question) if t not in _ASKING | asking))
+
+
+def wants_value(question: str) -> str:
+    if _YEAR_ASKED.search(question):
+        return "year"
+    return "number" if _VALUE.search(question) or _MEASURED.search(question) else ""
+
+
+def names(question: str) -> tuple[tuple[str, ...], ...]:
+    """The terms of each name the question uses: a word written with a capital or a digit
+    inside the sentence ("Hadoop", "GPT-3", "fastText"), not a number. The first term is the
+    whole word, the others its parts ("bertlarg", "bert", "larg")."""
+    tokens = _TOKEN.findall(question)
+    found = []
+    for i, token in enumerate(tokens):
+        named = any(c.isupper() for c in token) or any(c.isdigit() for c in token)
+        if i and not token[0].isdigit() and named:
+            pieces = tuple(term_list(token))
+            if pieces:
+                found.append(pieces)
+    return tuple(found)
+
+
+def counted(question: str) -> tuple[str, ...]:
+    found = []
+    for m in _COUNTED.finditer(question):
+        words = (m.group(1) or m.group(2) or "").lower().split()
+        found += [w[:6] for w in words if w not in STOPWORDS and len(w) > 1]
+    return tuple(dict.fromkeys(found))
+
+
+def units_asked(question: str) -> frozenset[str]:
+    found = (
+        u
+        for pattern, units in _UNIT_ASKED
+        if re.search(pattern, question, re.I)
+        for u in units.split()
+    )
+    return frozenset(found)
+
+
+def library_ask(question: str) -> LibraryAsk | None:
+    """The filters of a question that lists papers of the library, or None."""
+    if not _LIBRARY.search(question):
+        return None
+    years = tuple(int(y) for y in _YEAR.findall(question))
+    body = _YEAR.sub(" ", question)
+    tokens = re.findall(r"[^\W\d_][\w'-]*", body)
+    # Names: capitalised words other than the question's first word (authors, venues, "ACM").
+    names = tuple(
+        dict.fromkeys(t.removesuffix("'s") for i, t in enumerate(tokens) if i and t[0].isupper())
+    )
+    name_terms = set(term_list(" ".join(names))) if _AUTHOR_CUE.search(body) else set()
+    topic = tuple(
+        t for t in question_terms(body) if t not in name_terms and t not in _LIBRARY_WORDS
+    )
+    return LibraryAsk(years=years, names=names, topic=topic)
+
+
+_LIBRARY_WORDS = frozenset(term_list("my library written published appeared conference"))
+
+
+def is_follow_up(question: str, history_questions: Sequence[str]) -> bool:
+    """True when the question reads as a follow-up on the last turn of the conversation."""
+    if not history_questions:
+        return False
+    return bool(_FOLLOW_UP.search(question)) or len(question_terms(question)) <= 1
+
+
+def analyse(question: str, history_questions: Sequence[str] = ()) -> Asked:
+    """The question as the answerers read it; ``history_questions`` oldest first."""
+    own = question_terms(question)
+    earlier: tuple[str, ...] = ()
+    if is_follow_up(question, history_questions):
+        earlier = tuple(t for t in question_terms(history_questions[-1]) if t not in own)
+    return Asked(
+        question=question,
+        terms=own,
+        earlier=earlier,
+        value=wants_value(question),
+        names=names(question),
+        counted=counted(question),
+        units=units_asked(question),
+        library=library_ask(question),
+    )

@@ -1,0 +1,179 @@
+"""Questions about the library itself: "Which papers in my library are by Thoma?", "... from
+2008?", "... appeared at ACM conferences?", "... study asteroids?".
+
+Answered from the catalog (authors, years, venues) and, for a topic, from the chunks: each
+listed paper is cited with a sentence of its own (from its abstract when the filter is
+metadata, the sentence that best states the topic otherwise), so every entry of the list is
+checked like any other claim. Pure: the library's chunks and search come in as functions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from research_assistant.answer.asking import LibraryAsk
+from research_assistant.answer.sentences import cite_sentence, clean_sentences
+from research_assistant.models import Chunk, Paper, Passage
+from research_assistant.terms import terms
+from research_assistant.text import fold, words
+
+if TYPE_CHECKING:  # the checker's scoring context (term weights), typed only
+    from research_assistant.check.support import Context
+
+__all__ = ["Listing", "list_papers", "render"]
+
+# A paper is listed for a topic when the topic's weighed terms are in its retrieved chunks (or
+# title), times how many of the retrieved chunks are its, scores at least this. Chosen on the
+# development library questions: "differential privacy" lists the one paper about it, not the
+# four that say "differentiate" once (docs/BENCHMARKS.md).
+TOPIC_THRESHOLD = 0.8
+RELATIVE_TO_BEST = 0.75  # of the best paper's score (development library questions)
+TITLE_SHARE = 0.5  # a topic term in the title counts this much where the sentence lacks it
+TOPIC_TOP_K = 40  # chunks searched for a topic question
+MASS_CHUNKS = 4  # a paper with this many of them is wholly about the topic
+MAX_LISTED = 10
+_NO_BRACKETS = str.maketrans("[]", "()")
+_ABSTRACT = re.compile(r"\babstract\b[\s.:—-]*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Entry:
+    paper: Paper
+    chunk: Chunk
+    sentence: str  # the paper's own sentence, cleaned as answers quote it
+    score: float
+
+
+@dataclass(frozen=True)
+class Listing:
+    why: str  # what the papers share: "by Thoma", "from 2008", "about asteroids"
+    entries: tuple[Entry, ...]
+
+    @property
+    def passages(self) -> tuple[Passage, ...]:
+        return tuple(Passage(e.chunk, e.score) for e in self.entries)
+
+
+def _venue_text(p: Paper) -> str:
+    venue = " ".join(v for k, v in p.fields if k in ("journal", "booktitle", "publisher"))
+    return fold(f"{p.venue} {venue} {p.entry_type}")
+
+
+def _metadata_filters(
+    ask: LibraryAsk, papers: Sequence[Paper]
+) -> tuple[list[Callable[[Paper], bool]], list[str]]:
+    """The filters a question's years and names make, and how to say them."""
+    tests: list[Callable[[Paper], bool]] = []
+    said: list[str] = []
+    if ask.years:
+        years = set(ask.years)
+        tests.append(lambda p: p.year in years)
+        said.append("from " + " or ".join(str(y) for y in sorted(years)))
+    family = {fold(a.family) for p in papers for a in p.authors}
+    authors = [n for n in ask.names if fold(n) in family]
+    if authors:
+        wanted = {fold(n) for n in authors}
+        tests.append(lambda p: any(fold(a.family) in wanted for a in p.authors))
+        said.append("by " + " ".join(ask.names[ask.names.index(authors[0]) :][:3]))
+    venue_words = {w for p in papers for w in words(_venue_text(p))}
+    venues = [n for n in ask.names if n not in authors and fold(n) in venue_words]
+    if venues:
+        wanted_v = {fold(n) for n in venues}
+        tests.append(lambda p: bool(wanted_v & set(words(_venue_text(p)))))
+        said.append("published at " + " ".join(venues))
+    return tests, said
+
+
+def _abstract_sentence(chunks: Sequence[Chunk]) -> tuple[Chunk, str] | None:
+    """The first sentence of the paper's abstract, else its first prose sentence."""
+    first: tuple[Chunk, str] | None = None
+    for chunk in sorted(chunks, key=lambda c: (c.page, c.start))[:12]:
+        m = _ABSTRACT.search(chunk.text)
+        text = chunk.text[m.end() :] if m else chunk.text
+        found = [s for _, s in clean_sentences(text) if len(s.split()) >= 8]
+        if found and m:
+            return chunk, found[0]
+        if found and first is None:
+            first = (chunk, found[0])
+    return first
+
+
+def _topic_entries(
+    ask: LibraryAsk,
+    papers: dict[str, Paper],
+    retrieve: Callable[[str, int], Sequence[Passage]],
+    ctx: Context | None,
+) -> list[Entry]:
+    """Papers by how much of the topic their retrieved chunks and title state, and how many
+    of the retrieved chunks are theirs (a paper about the topic has many); each with its
+    sentence that states most of it."""
+    weight = {t: (ctx.weight(t) if ctx is not None else 1.0) for t in set(ask.topic)}
+    total = sum(weight.values()) or 1.0
+    chunks: dict[str, list[Chunk]] = {}
+    for passage in retrieve(" ".join(ask.topic), TOPIC_TOP_K):
+        if passage.chunk.paper_key in papers:
+            chunks.setdefault(passage.chunk.paper_key, []).append(passage.chunk)
+
+    def share(have: frozenset[str], title: frozenset[str]) -> float:
+        got = sum(
+            w if t in have else TITLE_SHARE * w if t in title else 0.0 for t, w in weight.items()
+        )
+        return got / total
+
+    entries = []
+    for key, found in chunks.items():
+        paper, title = papers[key], terms(papers[key].title)
+        cover = share(frozenset().union(*(terms(c.text) for c in found)), title)
+        score = cover * (1 + min(1.0, len(found) / MASS_CHUNKS)) / 2
+        best = max(
+            ((share(terms(s), title), c, s) for c in found for _, s in clean_sentences(c.text)),
+            key=lambda x: x[0],
+            default=None,
+        )
+        if best is not None and score >= TOPIC_THRESHOLD:
+            entries.append(Entry(paper, best[1], best[2], score))
+    ranked = sorted(entries, key=lambda e: (-e.score, e.paper.label))
+    # a paper that states only part of the topic ("differentiating" for "differential
+    # privacy") once is listed only when no paper states much more of it, many times
+    floor = ranked[0].score * RELATIVE_TO_BEST if ranked else 0.0
+    return [e for e in ranked if e.score >= floor]
+
+
+def list_papers(
+    ask: LibraryAsk,
+    papers: dict[str, Paper],
+    chunks_of: Callable[[str], Sequence[Chunk]],
+    retrieve: Callable[[str, int], Sequence[Passage]],
+    ctx: Context | None = None,
+) -> Listing | None:
+    """The library's papers that the question asks for, each with a sentence of its own; None
+    when the question names no filter the catalog can apply and no topic."""
+    tests, said = _metadata_filters(ask, list(papers.values()))
+    if tests:
+        entries = []
+        for p in sorted(papers.values(), key=lambda p: (p.year or 0, p.label)):
+            if all(test(p) for test in tests):
+                found = _abstract_sentence(chunks_of(p.key))
+                if found is not None:
+                    entries.append(Entry(p, found[0], found[1], 1.0))
+        return Listing(" and ".join(said), tuple(entries[:MAX_LISTED]))
+    if not ask.topic:
+        return None
+    entries = _topic_entries(ask, papers, retrieve, ctx)
+    return Listing("on the topic asked", tuple(entries[:MAX_LISTED]))
+
+
+def render(listing: Listing) -> str:
+    """The answer text: a paragraph a paper, its title, then its own sentence, cited."""
+    n = len(listing.entries)
+    head = f"{n} paper{'s' if n != 1 else ''} in the library {'is' if n == 1 else 'are'} {listing.why}."
+    lines = [head]
+    for e in listing.entries:
+        # a title is the BibTeX's text: brackets in it would read as citation markers
+        title = (e.paper.title or e.paper.key).translate(_NO_BRACKETS).rstrip(". ")
+        # no "(year)" after the title: "Dark Matter and CMB (2009)" reads as a citation
+        lines.append(f"{title}. {cite_sentence(e.sentence, e.paper.label)}")
+    return "\n\n".join(lines)  # a paragraph a paper: each entry is a sentence of its own

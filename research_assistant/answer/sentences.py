@@ -1,0 +1,154 @@
+"""The sentences of a retrieved passage that an answer may quote, cleaned as the checker reads them.
+
+Whitespace normalised; words hyphenated at a line end joined, as ``verify`` joins them; a section
+heading glued to the front dropped; the paper's own in-text citations such as "[12]" or "(Smith,
+2019)" removed, since those are its citations, not ours. Fragments, headings, table rows,
+captions, reference-list entries and front matter are never quoted. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from rapidfuzz import fuzz
+
+from research_assistant.check.mentions import CITATION_LIKE
+from research_assistant.text import LINE_HYPHEN, fold, normalize_space, numbers, sentence_spans
+
+__all__ = [
+    "cite_sentence",
+    "clean_sentences",
+    "dehyphenate",
+    "near_duplicate",
+    "strip_citations",
+    "strip_heading",
+    "usable",
+]
+
+# rapidfuzz ratio on folded text above which two sentences with the same numbers are one
+# (overlapping chunks repeat sentences; papers restate their abstract in the conclusion).
+NEAR_DUPLICATE_RATIO = 85
+MIN_WORDS, MAX_WORDS = 6, 60  # shorter: headers, fragments; longer: run-ons from bad extraction
+MIN_LETTER_SHARE = 0.6  # share of tokens with letters; below: tables, equations, reference lists
+MAX_CAPITALISED_SHARE = 0.5  # of word tokens; above: a title or heading (prose is ~10-25%)
+
+_SPACE_BEFORE_PUNCT = re.compile(r"\s+([.,;:!?])")
+_END = re.compile(r"[.!][\"')\]]*$")
+_REFERENCE_LIKE = re.compile(
+    r"https?://|www\.|\bdoi\b|arxiv:|\bproceedings\b|\bpp?\.\s*\d|\bpages\s+\d+\s*[-–]\s*\d|\bvol\.\s*\d",
+    re.IGNORECASE,
+)
+# Front matter glued to a sentence: "Keywords: ...", "E-Mail: info@...".
+_FRONT_MATTER = re.compile(r"\b(?:keywords|index terms|e-?mail)\s*:|\S+@\S+\.\w", re.IGNORECASE)
+# "Stone P, Nicolas M." (Vancouver-style author lists in reference entries)
+_VANCOUVER = re.compile(r"(?:\b[A-Z][\w'-]+ [A-Z]{1,3}[,.]\s*){2,}")
+# A heading or page number glued to the sentence by text extraction: "1 The WiLI ...",
+# "5 Discussion Prior versus ...", "ULTRA LIGHT BOSONS AS DARK MATTER We consider ...".
+_HEADING = re.compile(r"^\d+(?:\.\d+)*\.?\s+[A-Z]|^(?:[A-Z][A-Z-]+\s+)+[A-Z][a-z]")
+_INITIAL = re.compile(r"\b[A-Z]\.(?=[\s,A-Z])")  # "J." in "J. Smith, A. B. Jones": author lists
+# A word broken across lines by the PDF's hyphenation: "par-\nallelize". The same pattern as
+# verify's, so the joined word is what the checker compares the claim with.
+_HYPHENATED = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
+_WORD_END = re.compile(r"[^\W\d_]+$")
+_WORD_START = re.compile(r"[^\W\d_]+")
+# A section number, then a heading that text extraction glued to the sentence after it.
+_SECTION_NUMBER = re.compile(r"(?:\d+(?:\.\d+)*\.?|[IVX]+\.|[A-H]\.)\s+(?=[A-Z])")
+_CAPS_HEADING = re.compile(r"(?:[A-Z][A-Z-]+\s+)+(?=[A-Z](?:[a-z]|\s))")
+_HEADING_WORDS = 8  # a glued heading is at most this many words long
+
+
+def cite_sentence(sentence: str, label: str) -> str:
+    """``"... is about 1.71."`` -> ``"... is about 1.71 [Label]."`` (label before the full stop)."""
+    end = _END.search(sentence)
+    if end is None:
+        return f"{sentence} [{label}]."
+    return f"{sentence[: end.start()]} [{label}]{sentence[end.start() :]}"
+
+
+def strip_citations(sentence: str) -> str:
+    """The sentence without the paper's own in-text citation markers, spacing repaired."""
+    cleaned = CITATION_LIKE.sub("", sentence)
+    return " ".join(_SPACE_BEFORE_PUNCT.sub(r"\1", cleaned).split())
+
+
+def dehyphenate(text: str, hyphenated: Collection[str] = ()) -> str:
+    """Join the words the PDF broke at line ends ("par-\\nallelize" -> "parallelize"); keep the
+    hyphen of a compound that the same text also writes on one line ("adjective-noun")."""
+
+    def join(m: re.Match[str]) -> str:
+        left = _WORD_END.search(text, 0, m.start())
+        right = _WORD_START.match(text, m.end())
+        if left and right and f"{left.group()}-{right.group()}" in hyphenated:
+            return "-"
+        return ""
+
+    return LINE_HYPHEN.sub(join, text)
+
+
+def strip_heading(text: str) -> str:
+    """Drop a section heading glued to the front of a sentence: "3.6 Backup Tasks One of the
+    common causes ..." -> "One of the common causes ...", "ULTRA LIGHT BOSONS AS DARK MATTER We
+    consider ..." -> "We consider ...". Unchanged when no sentence start is found after it."""
+    number = _SECTION_NUMBER.match(text)
+    start = number.end() if number else 0
+    caps = _CAPS_HEADING.match(text, start)
+    if caps:
+        return text[caps.end() :]
+    if number is None:
+        return text
+    tokens = text[start:].split(" ")
+    for i in range(1, min(_HEADING_WORDS, len(tokens) - 1)):
+        if tokens[i][:1].isupper() and tokens[i + 1][:1].islower():
+            return " ".join(tokens[i:])
+    return text
+
+
+def usable(text: str) -> bool:
+    """A whole prose sentence: not a fragment cut at a chunk edge, a header, a table row, a
+    reference-list entry, a question, too short to say anything or too long to be one claim."""
+    tokens = text.split()
+    if not MIN_WORDS <= len(tokens) <= MAX_WORDS:
+        return False
+    if not (text[0].isupper() or text[0].isdigit()) or _END.search(text) is None:
+        return False
+    # a number written in groups ("1 256 683") is one token of the letter share
+    grouped = _DIGIT_GROUPS.sub("0", text).split()
+    letters = sum(1 for t in grouped if any(c.isalpha() for c in t))
+    capitalised = sum(1 for t in tokens[1:] if t[0].isupper())
+    if capitalised / len(tokens) > MAX_CAPITALISED_SHARE:
+        return False
+    if letters / len(grouped) < MIN_LETTER_SHARE or _REFERENCE_LIKE.search(text):
+        return False
+    if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
+        return False  # split inside a parenthesis: a fragment
+    if _HEADING.search(text) or _VANCOUVER.search(text) or _FRONT_MATTER.search(text):
+        return False
+    return len(_INITIAL.findall(text)) < 3
+
+
+def near_duplicate(a: str, b: str) -> bool:
+    """Nearly the same words and the same numbers: "D is 1.71 in two dimensions" and "D is
+    2.50 in three dimensions" are alike in wording but state different facts."""
+    return fuzz.ratio(fold(a), fold(b)) > NEAR_DUPLICATE_RATIO and numbers(a) == numbers(b)
+
+
+_DIGIT_GROUPS = re.compile(r"\d{1,3}(?:[ \u2009\u202f]\d{3})+\b")
+# An enumeration mark opening a sentence: "(3) A controlled lab study ...", "b) We ...".
+_ENUMERATION = re.compile(r"^\(?(?:\d{1,2}|[a-h]|[ivx]{1,4})\)\s+(?=[A-Z])")
+# A caption or table/figure label: "Table 3: ...", "Figure 2. ...", "Fig. 4 ...", a bullet.
+_CAPTION = re.compile(
+    r"^(?:table|figure|fig\.|algorithm|listing)\s*[\dIVX]+\s*[:.]|^[•·▪*-]\s", re.I
+)
+
+
+def clean_sentences(text: str) -> list[tuple[int, str]]:
+    """(index, cleaned sentence) of each usable sentence of a passage, in order."""
+    out = []
+    hyphenated = set(_HYPHENATED.findall(text))
+    for k, (start, end) in enumerate(sentence_spans(text)):
+        raw = normalize_space(dehyphenate(text[start:end], hyphenated))
+        cleaned = strip_heading(_ENUMERATION.sub("", strip_citations(raw), count=1))
+        if usable(cleaned) and not _CAPTION.search(cleaned):
+            out.append((k, cleaned))
+    return out

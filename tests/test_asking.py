@@ -1,0 +1,100 @@
+"""Reading a question: its terms, the value it asks for, names, library questions, follow-ups."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_assistant.answer.asking import (
+    analyse,
+    counted,
+    is_follow_up,
+    library_ask,
+    names,
+    question_terms,
+    units_asked,
+    wants_value,
+)
+from research_assistant.terms import term_list
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("How many parameters do the networks have?", "number"),
+        ("How long did the sort take?", "number"),
+        ("What percentage of the queries were answered?", "number"),
+        ("By how much does PaSa beat Google?", "number"),
+        ("What particle mass is assumed for the boson?", "number"),
+        ("Combien de copies sont stockées ?", "number"),
+        ("Wie lange dauerte die Ausführung?", "number"),
+        ("In which year was the survey started?", "year"),
+        ("When was the package released?", "year"),
+        ("How does the master detect a failed worker?", ""),
+        ("What is a straggler?", ""),
+    ],
+)
+def test_the_kind_of_value_asked_for(question: str, kind: str) -> None:
+    assert wants_value(question) == kind
+
+
+def test_the_thing_counted_and_the_unit_asked_in() -> None:
+    assert counted("How many free parameters does it have?") == ("free", "parame")
+    assert counted("What is the number of languages?") == ("langua",)
+    assert units_asked("How long did it take?") == {"s"}
+    assert units_asked("What speedup does tracing give?") == {"x"}
+    assert units_asked("What share of the papers was found?") == {"%"}
+    assert units_asked("How does it work?") == frozenset()
+
+
+def test_asking_words_are_not_what_a_question_is_about() -> None:
+    terms = question_terms("How strongly does the paper say heat reduces yield?")
+    assert "strong" not in " ".join(terms) and "paper" not in terms
+    assert {"heat", "yield"} <= set(terms)
+
+
+def test_names_are_the_words_written_with_capitals_or_digits() -> None:
+    found = names("How many GPUs were used to train GPT-3 with fastText and Hadoop?")
+    wholes = [n[0] for n in found]
+    assert wholes == [*term_list("GPUs")[:1], "gpt3", "fasttext", "hadoop"]
+    assert names("How does it work?") == ()
+    assert names("Of the 235 objects, how many?") == ()  # a number is not a name
+
+
+@pytest.mark.parametrize(
+    ("question", "years", "topic"),
+    [
+        ("Which papers in my library were written by Martin Thoma?", (), ()),
+        ("What papers from 2008 are in my library?", (2008,), ()),
+        ("Which of my papers are about asteroids?", (), ("asteroid",)),
+        ("Do I have any papers on differential privacy?", (), ("differenti", "privaci")),
+    ],
+)
+def test_library_questions(question: str, years: tuple[int, ...], topic: tuple[str, ...]) -> None:
+    ask = library_ask(question)
+    assert ask is not None
+    assert ask.years == years
+    assert set(topic) <= set(ask.topic)
+
+
+def test_author_names_of_a_library_question_are_not_its_topic() -> None:
+    ask = library_ask("Which papers in my library were written by Martin Thoma?")
+    assert ask is not None and "Thoma" in ask.names and "thoma" not in ask.topic
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["How does MapReduce handle stragglers?", "What did the papers in Table 2 report?"],
+)
+def test_other_questions_are_not_library_questions(question: str) -> None:
+    assert library_ask(question) is None
+
+
+def test_follow_ups_lean_on_the_turn_before() -> None:
+    before = ["What f-measure did the DFKI runs reach at AVE 2008?"]
+    assert is_follow_up("And what about the English run?", before)
+    assert is_follow_up("How long did it take?", before)
+    assert not is_follow_up("How long did it take?", [])  # nothing to follow
+    assert not is_follow_up("Which telescope surveyed near-Earth objects?", before)
+    asked = analyse("And what about the English run?", before)
+    assert "english" in " ".join(asked.terms)
+    assert {"dfki", "ave"} <= set(asked.earlier) and not set(asked.earlier) & set(asked.terms)
