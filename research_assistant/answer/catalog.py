@@ -36,6 +36,7 @@ TOPIC_TOP_K = 40  # chunks searched for a topic question
 MASS_CHUNKS = 4  # a paper with this many of them is wholly about the topic
 MAX_LISTED = 10
 _NO_BRACKETS = str.maketrans("[]", "()")
+_YEAR_IN_PARENS = re.compile(r"\s*\((?:1[89]|20)\d\d[a-z]?\)")
 _ABSTRACT = re.compile(r"\babstract\b[\s.:—-]*", re.IGNORECASE)
 
 
@@ -50,7 +51,8 @@ class Entry:
 @dataclass(frozen=True)
 class Listing:
     why: str  # what the papers share: "by Thoma", "from 2008", "about asteroids"
-    entries: tuple[Entry, ...]
+    entries: tuple[Entry, ...]  # at most MAX_LISTED
+    total: int = 0  # how many papers match in all
 
     @property
     def passages(self) -> tuple[Passage, ...]:
@@ -153,27 +155,36 @@ def list_papers(
     when the question names no filter the catalog can apply and no topic."""
     tests, said = _metadata_filters(ask, list(papers.values()))
     if tests:
+        matching = [p for p in papers.values() if all(test(p) for test in tests)]
         entries = []
-        for p in sorted(papers.values(), key=lambda p: (p.year or 0, p.label)):
-            if all(test(p) for test in tests):
-                found = _abstract_sentence(chunks_of(p.key))
-                if found is not None:
-                    entries.append(Entry(p, found[0], found[1], 1.0))
-        return Listing(" and ".join(said), tuple(entries[:MAX_LISTED]))
+        for p in sorted(matching, key=lambda p: (p.year or 0, p.label)):
+            found = _abstract_sentence(chunks_of(p.key))  # read for the listed papers only
+            if found is not None:
+                entries.append(Entry(p, found[0], found[1], 1.0))
+            if len(entries) == MAX_LISTED:
+                break
+        return Listing(" and ".join(said), tuple(entries), len(matching))
     if not ask.topic:
         return None
     entries = _topic_entries(ask, papers, retrieve, ctx)
-    return Listing("on the topic asked", tuple(entries[:MAX_LISTED]))
+    return Listing("on the topic asked", tuple(entries[:MAX_LISTED]), len(entries))
 
 
 def render(listing: Listing) -> str:
     """The answer text: a paragraph a paper, its title, then its own sentence, cited."""
-    n = len(listing.entries)
-    head = f"{n} paper{'s' if n != 1 else ''} in the library {'is' if n == 1 else 'are'} {listing.why}."
+    n = max(listing.total, len(listing.entries))
+    head = (
+        f"{n} paper{'s' if n != 1 else ''} in the library {'is' if n == 1 else 'are'} {listing.why}"
+    )
+    if n > len(listing.entries):
+        head += f"; the first {len(listing.entries)}"
+    head += "."
     lines = [head]
     for e in listing.entries:
-        # a title is the BibTeX's text: brackets in it would read as citation markers
-        title = (e.paper.title or e.paper.key).translate(_NO_BRACKETS).rstrip(". ")
+        # a title is the BibTeX's text: brackets, or a year in parentheses after a word, in it
+        # would read as citation markers ("Dark Matter and CMB (2009)")
+        title = _YEAR_IN_PARENS.sub("", (e.paper.title or e.paper.key).translate(_NO_BRACKETS))
+        title = title.rstrip(". ")
         # no "(year)" after the title: "Dark Matter and CMB (2009)" reads as a citation
         lines.append(f"{title}. {cite_sentence(e.sentence, e.paper.label)}")
     return "\n\n".join(lines)  # a paragraph a paper: each entry is a sentence of its own
