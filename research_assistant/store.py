@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 import threading
-import uuid
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -20,93 +19,12 @@ from typing import Any
 import duckdb
 
 from research_assistant.audit import AuditQueries
+from research_assistant.conversations import Conversations
 from research_assistant.errors import StoreError
 from research_assistant.files import RESTORE_HINT, check_generation, new_generation
 from research_assistant.models import Chunk, Name, Paper
 from research_assistant.results import Citation
-
-TITLE_CHARS = 120  # a conversation's title: its first question, cut to fit the sidebar
-
-
-@dataclass(frozen=True)
-class Conversation:
-    """One user's conversation on the Ask page (its turns are the ask runs that name it)."""
-
-    id: str
-    user: str
-    title: str
-    created_at: datetime
-    updated_at: datetime
-
-
-def m001_catalog(cur: duckdb.DuckDBPyConnection) -> None:
-    cur.execute(
-        """
-        CREATE TABLE papers (
-            key VARCHAR PRIMARY KEY, label VARCHAR, title VARCHAR, authors VARCHAR,
-            year INTEGER, entry_type VARCHAR, venue VARCHAR, doi VARCHAR, arxiv_id VARCHAR,
-            url VARCHAR, files VARCHAR, fields VARCHAR, others BOOLEAN, metadata VARCHAR,
-            pdf VARCHAR, pdf_sha256 VARCHAR, pages INTEGER, chunks INTEGER, source VARCHAR,
-            updated_at TIMESTAMP
-        );
-        CREATE TABLE files (
-            sha256 VARCHAR PRIMARY KEY, name VARCHAR, original_path VARCHAR, size BIGINT,
-            pages INTEGER, added_at TIMESTAMP
-        );
-        CREATE TABLE chunks (
-            chunk_id VARCHAR PRIMARY KEY, paper_key VARCHAR, page INTEGER,
-            start_offset INTEGER, end_offset INTEGER, text VARCHAR
-        );
-        CREATE INDEX chunks_by_paper ON chunks (paper_key);
-        CREATE TABLE ingest_runs (
-            run_id VARCHAR PRIMARY KEY, started_at TIMESTAMP, finished_at TIMESTAMP,
-            username VARCHAR, report VARCHAR
-        );
-        CREATE TABLE meta (k VARCHAR PRIMARY KEY, v VARCHAR);
-        """
-    )
-
-
-def m002_verification_log(cur: duckdb.DuckDBPyConnection) -> None:
-    cur.execute(
-        """
-        CREATE TABLE runs (
-            run_id VARCHAR PRIMARY KEY, created_at TIMESTAMP, username VARCHAR,
-            source VARCHAR, question VARCHAR, answer VARCHAR, mode VARCHAR,
-            backend VARCHAR, model VARCHAR, latency_ms DOUBLE, retrieved VARCHAR,
-            result VARCHAR
-        );
-        CREATE TABLE citation_log (
-            run_id VARCHAR, idx INTEGER, created_at TIMESTAMP, username VARCHAR,
-            source VARCHAR, marker VARCHAR, start_offset INTEGER, end_offset INTEGER,
-            first_author VARCHAR, year VARCHAR, paper_key VARCHAR, via VARCHAR,
-            status VARCHAR, score DOUBLE, claim VARCHAR, evidence_chunk VARCHAR,
-            evidence_page INTEGER, evidence_text VARCHAR, backend VARCHAR, model VARCHAR,
-            PRIMARY KEY (run_id, idx)
-        );
-        """
-    )
-
-
-def m003_conversations(cur: duckdb.DuckDBPyConnection) -> None:
-    """A user's conversations on the Ask page; each ask run names its conversation."""
-    cur.execute(
-        """
-        CREATE TABLE conversations (
-            id VARCHAR PRIMARY KEY, username VARCHAR, title VARCHAR,
-            created_at TIMESTAMP, updated_at TIMESTAMP, deleted BOOLEAN DEFAULT false
-        );
-        CREATE INDEX conversations_by_user ON conversations (username);
-        ALTER TABLE runs ADD COLUMN conversation_id VARCHAR;
-        """
-    )
-
-
-MIGRATIONS: tuple[Callable[[duckdb.DuckDBPyConnection], None], ...] = (
-    m001_catalog,
-    m002_verification_log,
-    m003_conversations,
-)
+from research_assistant.schema import MIGRATIONS
 
 _CONNECTIONS: dict[str, duckdb.DuckDBPyConnection] = {}
 _CONNECTIONS_LOCK = threading.Lock()
@@ -187,9 +105,10 @@ def _open_failed(key: str, error: BaseException) -> str:
     )
 
 
-class Store(AuditQueries):
+class Store(AuditQueries, Conversations):
     """One DuckDB file: catalog + log. Safe to share between threads (cursor per call). The
-    audit's read-only queries of the log are in ``audit.AuditQueries``."""
+    audit's read-only queries of the log are in ``audit.AuditQueries``, the Ask page's
+    conversations in ``conversations.Conversations``."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, path: str) -> None:
         self._con = con
@@ -430,62 +349,6 @@ class Store(AuditQueries):
             rows = cur.execute(sql, args).fetchall()
         keys = ("id", "created_at", "user", "source", "question", "mode")
         return [dict(zip(keys, r, strict=True)) for r in rows]
-
-    # ---- conversations (the Ask page): every call names the user, who sees only their own ---
-    def create_conversation(self, user: str, title: str) -> Conversation:
-        now, title = _now(), " ".join(title.split())[:TITLE_CHARS] or "New conversation"
-        conversation = Conversation(uuid.uuid4().hex[:12], user, title, now, now)
-        with self.transaction() as cur:
-            cur.execute(
-                "INSERT INTO conversations VALUES (?, ?, ?, ?, ?, false)",
-                [conversation.id, user, title, now, now],
-            )
-        return conversation
-
-    def conversations(self, user: str, limit: int = 200) -> list[Conversation]:
-        """The user's conversations, the most recently used first (deleted ones left out)."""
-        rows = self.query(
-            "SELECT id, username, title, created_at, updated_at FROM conversations "
-            "WHERE username = ? AND NOT deleted ORDER BY updated_at DESC, created_at DESC LIMIT ?",
-            [user, limit],
-        )
-        return [Conversation(*r) for r in rows]
-
-    def rename_conversation(self, conversation_id: str, user: str, title: str) -> None:
-        title = " ".join(title.split())[:TITLE_CHARS]
-        if not title:
-            raise StoreError("The new title is empty: type a title for the conversation.")
-        with self.transaction() as cur:
-            cur.execute(
-                "UPDATE conversations SET title = ? WHERE id = ? AND username = ?",
-                [title, conversation_id, user],
-            )
-
-    def delete_conversation(self, conversation_id: str, user: str) -> None:
-        """A soft delete: the conversation leaves the user's list, but its runs stay in the
-        verification log (the audit and exports by id keep them)."""
-        with self.transaction() as cur:
-            cur.execute(
-                "UPDATE conversations SET deleted = true WHERE id = ? AND username = ?",
-                [conversation_id, user],
-            )
-
-    def conversation_turns(self, conversation_id: str, user: str) -> list[dict[str, Any]]:
-        """The ask runs of one of the user's conversations, oldest first, as ``run`` gives them
-        (with ``id``); empty for a conversation of someone else or a deleted one."""
-        rows = self.query(
-            "SELECT r.run_id, r.result, r.username, r.created_at, r.source FROM runs r "
-            "JOIN conversations c ON c.id = r.conversation_id AND c.username = r.username "
-            "WHERE r.conversation_id = ? AND r.username = ? AND NOT c.deleted "
-            "ORDER BY r.created_at, r.run_id",
-            [conversation_id, user],
-        )
-        out = []
-        for run_id, result, who, created, source in rows:
-            turn: dict[str, Any] = json.loads(result)
-            turn.update(id=run_id, user=who, created_at=created.isoformat(), source=source)
-            out.append(turn)
-        return out
 
     def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Read-only audit queries (see audit.py); never built from user input."""

@@ -654,7 +654,7 @@ def test_format_name_round_trips(family: str, given_: str, von: str, jr: str) ->
 
 
 def test_macros_expanding_past_the_value_limit_are_left_out_and_reported() -> None:
-    from research_assistant.bib import parse as parse_mod
+    from research_assistant.bib import fields
 
     text = "\n".join(
         ['@string{s0 = "ab"}']
@@ -668,16 +668,16 @@ def test_macros_expanding_past_the_value_limit_are_left_out_and_reported() -> No
     assert by_key["ok"].venue == "Physical Review E"
     assert by_key["big"].title == "" and by_key["big"].venue == "Physical Review E"
     messages = [p.message for p in result.problems]
-    limit = f"{parse_mod.MAX_VALUE_CHARS:,}"
+    limit = f"{fields.MAX_VALUE_CHARS:,}"
     assert [m for m in messages if "@string s19 " in m and limit in m]  # the one that grew
     assert not [m for m in messages if "@string s20 " in m]  # its users are not reported again
     assert [m for m in messages if "entry 'big'" in m and "s29" in m and "title" in m]
 
 
 def test_macro_text_in_one_file_has_a_total_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    from research_assistant.bib import parse as parse_mod
+    from research_assistant.bib import fields
 
-    monkeypatch.setattr(parse_mod, "MAX_MACRO_TEXT_CHARS", 1000)
+    monkeypatch.setattr(fields, "MAX_MACRO_TEXT_CHARS", 1000)
     entries = [f"@misc{{k{i}, author={{A, B}}, title=t, year=2000}}" for i in range(20)]
     result = parse_bibtex('@string{t = "' + "x" * 100 + '"}\n' + "\n".join(entries))
     titled = [p.key for p in result.papers if p.title]

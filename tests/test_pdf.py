@@ -14,7 +14,7 @@ from research_assistant.errors import (
     NotAPdfError,
     ScannedPdfError,
 )
-from research_assistant.ingest import pdf
+from research_assistant.ingest import layout, pdf
 
 # What each corpus PDF prints: (file, DOI, arXiv id, title). Looked up in the page-1 text.
 CORPUS_PDFS = [
@@ -257,7 +257,7 @@ def test_corpus_negative_exponents_use_an_ascii_minus(corpus: Path) -> None:
 
 
 def test_a_footnote_marker_is_not_part_of_a_doi() -> None:
-    assert pdf._find_doi("Published as doi:10.1000/xyz-123^1 in 2020.") == "10.1000/xyz-123"
+    assert layout.find_doi("Published as doi:10.1000/xyz-123^1 in 2020.") == "10.1000/xyz-123"
 
 
 def _unmarked(marked: str, plain: str) -> str:

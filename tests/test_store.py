@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from research_assistant import store as store_mod
+from research_assistant.conversations import TITLE_CHARS
 from research_assistant.errors import StoreError
 from research_assistant.models import Chunk, Name, Paper
 from research_assistant.results import Citation, Evidence, Mention
@@ -176,7 +177,7 @@ def test_conversations_per_user_newest_first_renamed_and_soft_deleted(db: Store)
     second = db.create_conversation("ann", "x" * 500)
     other = db.create_conversation("bob", "Bob's question")
     assert first.title == "What is DLA?"
-    assert len(second.title) == store_mod.TITLE_CHARS
+    assert len(second.title) == TITLE_CHARS
     for i, conversation in enumerate([first, first, other]):
         db.log_run(run_id=f"c{i}", source="ask", user=conversation.user, question=f"Q{i}?",
                    citations=[], result={"question": f"Q{i}?", "answer": f"A{i}."},

@@ -1,9 +1,10 @@
 """Pure: BibTeX text -> Papers, with every bad block reported and no good entry lost.
 
 bibtexparser's splitter cuts the text into blocks (entries, @string, failed blocks, each with
-its line). Field values are evaluated here (@string macros, month names, ``#`` concatenation,
-crossref), then names are split BEFORE any LaTeX is decoded: decoding first strips the braces
-that keep ``{World Health Organization}`` one corporate name, and mangles ``file`` paths.
+its line). Field values are evaluated by fields.py (@string macros, month names, ``#``
+concatenation), crossref is resolved here, then names are split BEFORE any LaTeX is decoded:
+decoding first strips the braces that keep ``{World Health Organization}`` one corporate name,
+and mangles ``file`` paths.
 SEE: bibtexparser 2.x LatexDecodingMiddleware, "protected braces lost before name splitting".
 """
 
@@ -11,13 +12,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import unquote
 
 from bibtexparser import model
 from bibtexparser.splitter import Splitter
 
+from research_assistant.bib.fields import (
+    VERBATIM_FIELDS,
+    Expansion,
+    TooLargeError,
+    evaluate,
+    verbatim,
+)
 from research_assistant.bib.names import (
     assign_labels,
     base_label,
@@ -38,15 +46,6 @@ class BibResult:
     entries: int  # entry blocks seen (good + bad)
 
 
-_MONTH_NAMES = (
-    "January February March April May June July August September October November December"
-)
-# The standard styles' month macros (plain.bst: MACRO {jan} {"January"} ...), and the full
-# names that hand-kept files write without braces (month = june).
-MONTHS = {m[:3].lower(): m for m in _MONTH_NAMES.split()}
-MONTHS |= {m.lower(): m for m in _MONTH_NAMES.split()} | {"sept": "September"}
-# Fields that hold identifiers or paths, not LaTeX text: never run through the decoder.
-VERBATIM_FIELDS = frozenset({"url", "doi", "eprint", "file", "pdf", "isbn", "issn", "urldate"})
 VENUE_FIELDS = ("journal", "journaltitle", "booktitle", "publisher", "school", "institution")
 # Crossref inheritance as biber does it: everything the child lacks, except what identifies
 # the parent itself; a book-like parent's title becomes the child's booktitle.
@@ -56,105 +55,7 @@ CONTAINER_TYPES = frozenset(
 )
 CONTAINER_OWN = frozenset({"title", "subtitle", "titleaddon", "shorttitle", "abstract"})
 _ENTRY_HEAD = re.compile(r"@\s*([\w-]*)\s*[{(]\s*([^,\s{}()]*)")
-_MACRO = re.compile(r"[^\s\"#%'(),={}]+")
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
-_VERBATIM_ESCAPE = re.compile(r"\\([_%&#$])")
-# @string expansion limits. A macro is copied wherever it is used, so 40 doubling macros in a
-# 1 KB file (s1 = s0 # s0, ...) would grow past 2 GB and take the whole shared process down.
-# Real macros are journal names and the like (well under 1 KB), and the longest field values in
-# the corpus libraries are abstracts of a few KB: a million characters per value, and twenty
-# million characters inserted by macros in one file, leave any real file far inside both.
-MAX_VALUE_CHARS = 1_000_000
-MAX_MACRO_TEXT_CHARS = 20_000_000
-
-
-class _TooLargeError(Exception):
-    """A value would pass a limit: ``macro`` pushed it over (or was itself left out before)."""
-
-    def __init__(self, macro: str, limit: int, *, total: bool = False, earlier: bool = False):
-        super().__init__(macro)
-        self.macro, self.limit, self.total, self.earlier = macro, limit, total, earlier
-
-    def limit_text(self) -> str:
-        scope = "all macro text in one file" if self.total else "one value"
-        return f"more than {self.limit:,} characters (the limit for {scope})"
-
-    def in_field(self) -> str:
-        if self.earlier:
-            return (
-                f"use the @string macro {self.macro}, which was left out for expanding to "
-                f"more than {self.limit:,} characters (the limit)"
-            )
-        return f"would expand to {self.limit_text()} through the @string macro {self.macro}"
-
-
-@dataclass
-class _Expansion:
-    """Macro text inserted so far in one file, and the macros left out for their size."""
-
-    inserted: int = 0
-    too_large: set[str] = field(default_factory=set)
-
-
-# --- values -----------------------------------------------------------------------------------
-
-
-def _split_concatenation(value: str) -> list[str]:
-    """``MCDERMOTT # { and Sussman}`` -> the pieces between ``#`` outside braces and quotes."""
-    pieces, depth, quoted, start = [], 0, False, 0
-    for i, ch in enumerate(value):
-        if ch == "\\":
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth = max(depth - 1, 0)
-        elif ch == '"' and depth == 0 and (i == 0 or value[i - 1] != "\\"):
-            quoted = not quoted
-        elif ch == "#" and depth == 0 and not quoted:
-            pieces.append(value[start:i])
-            start = i + 1
-    pieces.append(value[start:])
-    return [p.strip() for p in pieces if p.strip()]
-
-
-def _evaluate(
-    value: str, strings: dict[str, str], undefined: list[str], expansion: _Expansion | None = None
-) -> str:
-    """A raw field value -> its text (inner braces kept); unknown macro names are kept as text
-    and appended to ``undefined``. Raises _TooLargeError before a value passes MAX_VALUE_CHARS
-    or the file's macros insert more than MAX_MACRO_TEXT_CHARS (nothing that large is built)."""
-    expansion = expansion if expansion is not None else _Expansion()
-    out = []
-    size = 0
-    for piece in _split_concatenation(value):
-        name = piece.lower()
-        if (piece[0], piece[-1]) in (("{", "}"), ('"', '"')) and len(piece) > 1:
-            text = piece[1:-1]
-        elif piece.isdigit() or not _MACRO.fullmatch(piece):
-            text = piece
-        elif name in expansion.too_large:
-            raise _TooLargeError(piece, MAX_VALUE_CHARS, earlier=True)
-        elif name in strings:
-            text = strings[name]
-            expansion.inserted += len(text)
-            if expansion.inserted > MAX_MACRO_TEXT_CHARS:
-                raise _TooLargeError(piece, MAX_MACRO_TEXT_CHARS, total=True)
-        elif name in MONTHS:
-            text = MONTHS[name]
-        else:
-            undefined.append(piece)
-            text = piece
-        size += len(text)
-        if size > MAX_VALUE_CHARS:
-            raise _TooLargeError(piece, MAX_VALUE_CHARS)
-        out.append(text)
-    return "".join(out)
-
-
-def _verbatim(value: str) -> str:
-    """Identifiers and URLs: outer braces and ``\\_``-style escapes removed, nothing decoded."""
-    return " ".join(_VERBATIM_ESCAPE.sub(r"\1", value.replace("{", "").replace("}", "")).split())
 
 
 # --- blocks -----------------------------------------------------------------------------------
@@ -209,7 +110,7 @@ def parse_bibtex(text: str, source: str = "<string>") -> BibResult:
         problems.append(BibProblem(source, line, key, f"{_where(source, line, key)}: {what}"))
 
     strings: dict[str, str] = {}
-    expansion = _Expansion()
+    expansion = Expansion()
     raws: list[_Raw] = []
     first_line: dict[str, int] = {}
     entries = 0
@@ -225,8 +126,8 @@ def parse_bibtex(text: str, source: str = "<string>") -> BibResult:
         if isinstance(block, model.String):
             name = block.key.strip().lower()
             try:
-                strings[name] = _evaluate(block.value, strings, [], expansion)
-            except _TooLargeError as e:
+                strings[name] = evaluate(block.value, strings, [], expansion)
+            except TooLargeError as e:
                 strings.pop(name, None)
                 expansion.too_large.add(name)
                 if not e.earlier:  # one report for the macro that grew too large, not its users
@@ -252,13 +153,13 @@ def parse_bibtex(text: str, source: str = "<string>") -> BibResult:
                 first_line[key] = line
             undefined: list[str] = []
             fields: dict[str, str] = {}
-            too_large: dict[str, _TooLargeError] = {}
+            too_large: dict[str, TooLargeError] = {}
             for item in block.fields:
                 name = item.key.strip().lower()
                 if name and name not in fields and name not in too_large:
                     try:
-                        fields[name] = _evaluate(str(item.value), strings, undefined, expansion)
-                    except _TooLargeError as e:
+                        fields[name] = evaluate(str(item.value), strings, undefined, expansion)
+                    except TooLargeError as e:
                         too_large[name] = e
             if too_large:
                 first = next(iter(too_large.values()))
@@ -302,7 +203,7 @@ def _build_papers(raws: list[_Raw], source: str, report: Report) -> tuple[Paper,
     papers = []
     for raw in raws:
         fields = dict(raw.fields)
-        parent_key = _verbatim(fields.get("crossref", ""))
+        parent_key = verbatim(fields.get("crossref", ""))
         if parent_key:
             parent = by_key.get(parent_key.lower())
             if parent is None:
@@ -359,7 +260,7 @@ def _doi(fields: dict[str, str]) -> str:
     """Bare lower-case DOI from ``doi`` ("https://doi.org/10.1/x" -> "10.1/x"), else a DOI URL."""
     url = fields.get("url", "")
     for value in (fields.get("doi", ""), url if "doi.org/" in url.lower() else ""):
-        match = DOI_IN_TEXT.search(unquote(_verbatim(value)))
+        match = DOI_IN_TEXT.search(unquote(verbatim(value)))
         if match:
             return match.group().rstrip(".,;").lower()
     return ""
@@ -367,10 +268,10 @@ def _doi(fields: dict[str, str]) -> str:
 
 def _arxiv_id(fields: dict[str, str], doi: str) -> str:
     kind = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip("{} ").lower()
-    eprint = _verbatim(fields.get("eprint", ""))
+    eprint = verbatim(fields.get("eprint", ""))
     if kind == "arxiv" and eprint:
         return re.sub(r"^arxiv:", "", eprint, flags=re.IGNORECASE)
-    return arxiv_from_url(_verbatim(fields.get("url", ""))) or arxiv_from_doi(doi)
+    return arxiv_from_url(verbatim(fields.get("url", ""))) or arxiv_from_doi(doi)
 
 
 def _paper(raw: _Raw, fields: dict[str, str], source: str, report: Report) -> Paper:
@@ -395,7 +296,7 @@ def _paper(raw: _Raw, fields: dict[str, str], source: str, report: Report) -> Pa
             "field to cite it by year.",
         )
     decoded = {
-        name: _verbatim(value) if name in VERBATIM_FIELDS else decode_latex(value)
+        name: verbatim(value) if name in VERBATIM_FIELDS else decode_latex(value)
         for name, value in fields.items()
         if name != "file"
     }

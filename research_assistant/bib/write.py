@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from research_assistant.bib.fields import VERBATIM_FIELDS
 from research_assistant.bib.names import encode_latex, format_file_field, format_names
-from research_assistant.bib.parse import VERBATIM_FIELDS
 from research_assistant.models import Paper
 
 __all__ = ["LOCAL_FIELDS", "to_bibtex"]

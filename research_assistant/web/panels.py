@@ -17,13 +17,14 @@ from streamlit_pdf_viewer import pdf_viewer
 from research_assistant.backup import backup_bytes
 from research_assistant.bib.edit import Correction
 from research_assistant.bib.names import format_names
+from research_assistant.conversations import Conversation
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.ingest import pdf
 from research_assistant.library import Library
 from research_assistant.models import IngestReport
 from research_assistant.results import Citation
 from research_assistant.roles import User
-from research_assistant.store import Conversation, Store
+from research_assistant.store import Store
 from research_assistant.web import render, views
 from research_assistant.web.render import md
 

@@ -12,6 +12,7 @@ import pandas as pd
 
 from research_assistant.answer.base import Turn
 from research_assistant.answer.registry import ANSWERERS
+from research_assistant.conversations import Conversation
 from research_assistant.demo import DEMO_VENUE
 from research_assistant.library import Library
 from research_assistant.models import IngestReport
@@ -19,7 +20,7 @@ from research_assistant.pipeline import export, export_bytes
 from research_assistant.report.exports import EXPORTERS, Document, conversation_text
 from research_assistant.report.references import build_references
 from research_assistant.results import STATUSES, VERIFIED, Citation
-from research_assistant.store import Conversation, Store
+from research_assistant.store import Store
 from research_assistant.web.render import (
     ALREADY,
     STATUS_COLOURS,
