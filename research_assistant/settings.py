@@ -35,7 +35,8 @@ CHECK_TEXT_MAX_CHARS = 200_000
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="RA_", extra="ignore")
+    # an empty variable is an unset one: RA_LIBRARY_DIR="" means ./library, never the cwd
+    model_config = SettingsConfigDict(env_prefix="RA_", extra="ignore", env_ignore_empty=True)
 
     library_dir: Path = Field(Path("library"), description="The library folder (RA_LIBRARY_DIR).")
     backend: str = Field(

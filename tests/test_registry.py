@@ -56,3 +56,13 @@ def test_the_apps_selector_and_notes_come_from_the_registry(
     assert views.backend_note("extractive", "m") == (False, "Offline extractive answerer")
     run = {"backend": "anthropic", "model": "claude-x", "id": "abc"}
     assert views.run_caption(run).startswith("Claude \\(Anthropic\\) (claude\\-x) · id `abc`")
+
+
+def test_an_empty_setting_is_an_unset_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RA_LIBRARY_DIR="" must not mean the current folder: the library would be written there."""
+    monkeypatch.setenv("RA_LIBRARY_DIR", "")
+    monkeypatch.setenv("RA_TOP_K", "")
+    settings = load_settings()
+    assert str(settings.library_dir) == "library" and settings.top_k == 8
+    monkeypatch.setenv("RA_LIBRARY_DIR", "/srv/lab-library")
+    assert str(load_settings().library_dir) == "/srv/lab-library"
