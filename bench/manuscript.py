@@ -18,7 +18,6 @@ Run: .venv/bin/python bench/manuscript.py [--library DIR] [--corpus-lists]
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import random
 import sys
@@ -35,6 +34,7 @@ import pymupdf  # noqa: E402
 from research_assistant import Library  # noqa: E402
 from research_assistant.bib.parse import parse_bib_file  # noqa: E402
 from research_assistant.check.resolve import Resolver  # noqa: E402
+from research_assistant.ingest.pdf import html_pdf  # noqa: E402
 from research_assistant.manuscript.match import match_references  # noqa: E402
 from research_assistant.manuscript.read import read_manuscript  # noqa: E402
 from research_assistant.manuscript.references import parse_entry  # noqa: E402
@@ -134,17 +134,7 @@ def manuscript_pdf(path: Path, library: list[Paper]) -> Path:
         paragraphs.append(f"<p>{text} [{n}]. {filler}</p>")
     html = "<h1>A long manuscript</h1>" + "".join(paragraphs) + "<h2>References</h2>"
     html += "".join(f"<p>[{i}] {r}</p>" for i, r in enumerate(refs, 1))
-    story = pymupdf.Story(html=html.replace("&", "&amp;"))
-    buffer = io.BytesIO()
-    writer = pymupdf.DocumentWriter(buffer)
-    more = True
-    while more:
-        device = writer.begin_page(pymupdf.Rect(0, 0, 595, 842))
-        more, _ = story.place(pymupdf.Rect(60, 60, 535, 782))
-        story.draw(device)
-        writer.end_page()
-    writer.close()
-    path.write_bytes(buffer.getvalue())
+    path.write_bytes(html_pdf(html.replace("&", "&amp;")))
     return path
 
 

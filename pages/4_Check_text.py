@@ -17,9 +17,9 @@ text = st.text_area(
 )
 upload = st.file_uploader("…or upload a .txt or .md file", type=["txt", "md"],
                           max_upload_size=uploads.TEXT_UPLOAD_MB)  # fmt: skip
-judge = jobs.configured_judge()
-second = judge is not None and st.checkbox(
-    f"Second opinion from {judge.model} on the citations the offline checker cannot settle",
+judge = jobs.judge_model()
+second = bool(judge) and st.checkbox(
+    f"Second opinion from {judge} on the citations the offline checker cannot settle",
     value=True,
 )
 if st.button("Check the citations", type="primary"):
@@ -29,7 +29,7 @@ if st.button("Check the citations", type="primary"):
         )
         with st.spinner("Checking every citation against the library…"):  # in a worker thread
             st.session_state["ra_checked"] = jobs.check_job(
-                lib, source, ui.current_user(), judge if second else None
+                lib, source, ui.current_user(), second
             ).wait()
     except ResearchAssistantError as e:
         ui.show_error(e)

@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import docx
-import pymupdf
 import pytest
 
 from research_assistant import store as store_mod
 from research_assistant.cli import main
 from research_assistant.errors import ResearchAssistantError
+from research_assistant.ingest import pdf
 from research_assistant.ingest.pdf import read_annotations as annotations
 from research_assistant.library import Library
 from research_assistant.manuscript import outputs
@@ -86,17 +86,7 @@ def _pdf(path: Path, paragraphs: list[str], references: list[str]) -> Path:
         f"<p>{p}</p>" for p in paragraphs
     )
     html += "<h2>References</h2>" + "".join(f"<p>{r}</p>" for r in references)
-    story = pymupdf.Story(html=html)
-    buffer = io.BytesIO()
-    writer = pymupdf.DocumentWriter(buffer)
-    more = True
-    while more:
-        device = writer.begin_page(pymupdf.Rect(0, 0, 595, 842))
-        more, _ = story.place(pymupdf.Rect(60, 60, 535, 782))
-        story.draw(device)
-        writer.end_page()
-    writer.close()
-    path.write_bytes(buffer.getvalue())
+    path.write_bytes(pdf.html_pdf(html))
     return path
 
 

@@ -4,7 +4,6 @@ and the annotated PDF."""
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +15,7 @@ import streamlit as st
 from research_assistant import store
 from research_assistant.demo import build_demo
 from research_assistant.errors import UploadError
+from research_assistant.ingest import pdf
 from research_assistant.library import Library
 from research_assistant.web import manuscripts
 from tests.test_ui import DLA, SUPPORTED, UNRELATED, assert_ok, run, shared_library
@@ -41,20 +41,12 @@ def demo_lib(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Library:
 
 def _manuscript() -> bytes:
     """A one-page PDF: a supported claim [1], an unrelated one [1], a reference list."""
-    story = pymupdf.Story(
-        html=f"<h1>Draft</h1><p>{SUPPORTED} [1].</p><p>{UNRELATED} [1].</p>"
+    return pdf.html_pdf(
+        f"<h1>Draft</h1><p>{SUPPORTED} [1].</p><p>{UNRELATED} [1].</p>"
         "<h2>References</h2><p>[1] E. Lindqvist and S. Haddad. Diffusion-limited aggregation: "
         "how random walkers build fractals. 2021.</p><p>[2] Someone. A <b>bold</b> &lt;script&gt; "
         "entry, 2020.</p>"
     )
-    buffer = io.BytesIO()
-    writer = pymupdf.DocumentWriter(buffer)
-    device = writer.begin_page(pymupdf.Rect(0, 0, 595, 842))
-    story.place(pymupdf.Rect(60, 60, 535, 782))
-    story.draw(device)
-    writer.end_page()
-    writer.close()
-    return buffer.getvalue()
 
 
 def test_upload_a_manuscript_see_the_verdicts_and_download_the_annotated_pdf(

@@ -25,6 +25,7 @@ from research_assistant.errors import LLMError, PermissionDeniedError
 from research_assistant.pipeline import ask
 from research_assistant.web import login as auth
 from research_assistant.web import render, ui
+from tests.fake_claude import FakeClaude
 from tests.fakes import ScriptedAnswerer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -458,6 +459,26 @@ def test_check_text_shows_chips_and_references(demo_lib: Library) -> None:
     assert 'class="ra-chip ra-verified"' in page
     assert 'class="ra-chip ra-unknown_source"' in page
     assert "Diffusion-Limited Aggregation" in page
+
+
+def test_check_text_offers_the_configured_models_second_opinion(
+    demo_lib: Library, fake_claude: FakeClaude, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def second_opinion(at: AppTest) -> list[Any]:
+        return [c for c in at.checkbox if c.label.startswith("Second opinion")]
+
+    assert second_opinion(run("pages/4_Check_text.py")) == []  # offline: nothing to offer
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")  # a dummy: the fake checks nothing
+    monkeypatch.setenv("RA_ANTHROPIC_BASE_URL", fake_claude.base_url)
+    monkeypatch.setenv("RA_MODEL", "claude-judge")
+    monkeypatch.setenv("RA_LLM_MAX_RETRIES", "0")
+    at = run("pages/4_Check_text.py")
+    (box,) = second_opinion(at)
+    assert "claude-judge" in box.label and box.value is True
+    at.text_area[0].set_value(f"{SUPPORTED} [{label(demo_lib, DLA)}].")
+    at.button[0].click().run()  # whatever the judge says, or if its call fails, a verdict shows
+    assert_ok(at)
+    assert 'class="ra-chip ra-' in html_of(at)
 
 
 def test_check_text_escapes_html(demo_lib: Library) -> None:

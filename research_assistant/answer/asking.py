@@ -51,6 +51,8 @@ _LIBRARY = re.compile(
     r"|\blist\s+(?:all\s+|the\s+)?(?:my\s+)?(?:papers|articles)\b",
     re.IGNORECASE,
 )
+# Words of a library question that say where to look, not what the papers are about.
+_LIBRARY_WORDS = frozenset(term_list("my library written published appeared conference"))
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 _AUTHOR_CUE = re.compile(r"\b(?:by|from|of|authored\s+by|written\s+by)\s+", re.IGNORECASE)
 # A follow-up leans on the turn before: it opens with a link word or points back at it.
@@ -166,9 +168,6 @@ def library_ask(question: str) -> LibraryAsk | None:
         t for t in question_terms(body) if t not in name_terms and t not in _LIBRARY_WORDS
     )
     return LibraryAsk(years=years, names=names, topic=topic)
-
-
-_LIBRARY_WORDS = frozenset(term_list("my library written published appeared conference"))
 
 
 def is_follow_up(question: str, history_questions: Sequence[str]) -> bool:

@@ -12,16 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from research_assistant.answer.asking import LibraryAsk
 from research_assistant.answer.sentences import cite_sentence, clean_sentences
+from research_assistant.check.support import Context, chunk_terms
 from research_assistant.models import Chunk, Paper, Passage
 from research_assistant.terms import terms
 from research_assistant.text import fold, words
-
-if TYPE_CHECKING:  # the checker's scoring context (term weights), typed only
-    from research_assistant.check.support import Context
 
 __all__ = ["Listing", "list_papers", "render"]
 
@@ -128,7 +125,7 @@ def _topic_entries(
     entries = []
     for key, found in chunks.items():
         paper, title = papers[key], terms(papers[key].title)
-        cover = share(frozenset().union(*(terms(c.text) for c in found)), title)
+        cover = share(frozenset().union(*(chunk_terms(c) for c in found)), title)
         score = cover * (1 + min(1.0, len(found) / MASS_CHUNKS)) / 2
         best = max(
             ((share(terms(s), title), c, s) for c in found for _, s in clean_sentences(c.text)),

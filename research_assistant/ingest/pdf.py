@@ -330,6 +330,23 @@ p { margin: 0 0 6pt 0; text-align: justify; }
 _MARGIN = 60
 
 
+def html_pdf(html: str, page_size: tuple[float, float] = (595, 842), css: str = "") -> bytes:
+    """A PDF of ``html`` (trusted markup: escape what goes into it), flowed over as many pages
+    as it takes; the demo papers and the tests' manuscripts are written with it."""
+    width, height = page_size
+    story = pymupdf.Story(html=html, user_css=css)
+    buffer = io.BytesIO()
+    writer = pymupdf.DocumentWriter(buffer)
+    more = True
+    while more:
+        device = writer.begin_page(pymupdf.Rect(0, 0, width, height))
+        more, _ = story.place(pymupdf.Rect(_MARGIN, _MARGIN, width - _MARGIN, height - _MARGIN))
+        story.draw(device)
+        writer.end_page()
+    writer.close()
+    return buffer.getvalue()
+
+
 def write_pdf(
     path: Path,
     *,
@@ -349,18 +366,8 @@ def write_pdf(
     for heading, body in sections:
         html.append(f"<h2>{escape(heading)}</h2>")
         html += [f"<p>{escape(' '.join(p.split()))}</p>" for p in body.split("\n\n") if p.strip()]
-    width, height = page_size
-    story = pymupdf.Story(html="\n".join(html), user_css=_CSS)
-    buffer = io.BytesIO()
-    writer = pymupdf.DocumentWriter(buffer)
-    more = True
-    while more:
-        device = writer.begin_page(pymupdf.Rect(0, 0, width, height))
-        more, _ = story.place(pymupdf.Rect(_MARGIN, _MARGIN, width - _MARGIN, height - _MARGIN))
-        story.draw(device)
-        writer.end_page()
-    writer.close()
-    with pymupdf.open(stream=buffer.getvalue(), filetype="pdf") as doc:
+    height = page_size[1]
+    with pymupdf.open(stream=html_pdf("\n".join(html), page_size, _CSS), filetype="pdf") as doc:
         for pg in doc:
             footer = f"{banner} - page {pg.number + 1} of {doc.page_count}"
             pg.insert_text((_MARGIN, height - _MARGIN / 2), footer, fontsize=8, color=(0.6, 0, 0))
@@ -374,6 +381,7 @@ def write_pdf(
 __all__ = [
     "PdfAnnotation",
     "annotate_pdf",
+    "html_pdf",
     "page_png",
     "quote_rects",
     "read_annotations",

@@ -16,13 +16,14 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from research_assistant.answer.base import Judge, Turn
+from research_assistant.answer.base import Turn
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.library import Library
 from research_assistant.models import IngestReport
 from research_assistant.pipeline import ask, check_text, get_judge, warm
 from research_assistant.results import Answer, CheckedText
 from research_assistant.roles import Actor, require_curator
+from research_assistant.settings import load_settings
 from research_assistant.web import render, uploads
 
 T = TypeVar("T")
@@ -123,22 +124,26 @@ CHECKS_AT_ONCE = 2
 _CHECKS = threading.BoundedSemaphore(CHECKS_AT_ONCE)
 
 
-def configured_judge() -> Judge | None:
-    """The configured model backend as a judge for the Check page; None offline or when it
-    cannot be built (the offline verdicts stand)."""
-    try:
-        return get_judge()
-    except ResearchAssistantError:
-        return None
+def judge_model() -> str:
+    """The model that would judge on the Check page ("" offline), read from the settings alone:
+    the page draws this on every rerun, and building a client there would import its SDK."""
+    s = load_settings()
+    backend = s.default_backend()
+    return "" if backend == "extractive" else s.model_for(backend)
 
 
-def check_job(lib: Library, text: str, user: str, judge: Judge | None = None) -> Job[CheckedText]:
+def check_job(lib: Library, text: str, user: str, second_opinion: bool = False) -> Job[CheckedText]:
     """``pipeline.check_text`` as a Job (at most CHECKS_AT_ONCE of them work at once): a long
-    text is checked in a worker thread, never in the thread that draws the page. ``judge``: the
-    configured model's second opinion on the citations the offline checker cannot settle."""
+    text is checked in a worker thread, never in the thread that draws the page. With
+    ``second_opinion``, the configured model judges the citations the offline checker cannot
+    settle (a judge that cannot be built leaves the offline verdicts, as a failed call does)."""
 
     def work(_post: Post) -> CheckedText:
         with _CHECKS:
+            try:
+                judge = get_judge() if second_opinion else None
+            except ResearchAssistantError:
+                judge = None
             return check_text(lib, text, user, judge=judge)
 
     return Job("check", work)
