@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import wordllama
 
 __all__ = ["Embedder", "default_embedder"]
 
@@ -31,6 +30,8 @@ class Embedder:
 
     def _load(self) -> Any:
         if self._model is None:
+            import wordllama  # here, not at the top: 0.5 s an ingest or a CLI run never needs
+
             self._model = wordllama.WordLlama.load(
                 cache_dir=Path(wordllama.__file__).parent, disable_download=True
             )

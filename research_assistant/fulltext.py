@@ -32,7 +32,8 @@ _ANALYZER = (
     .build()
 )
 MAX_QUERY_TERMS = 64  # a pasted paragraph is searched by its first 64 distinct terms
-_WRITER_HEAP = 32_000_000  # bytes buffered before tantivy writes a segment (min 15 MB)
+_WRITER_HEAP = 32_000_000  # bytes buffered before tantivy writes a segment (min 15 MB a thread)
+_MANY_DOCS = 2000  # chunks added at once (about 70 papers) that earn a second indexing thread
 _FORMAT = "citable-fulltext 1\n"  # in FORMAT: another schema (or none) is rebuilt, not read
 _OWN_FILES = (
     "terms.json",
@@ -104,9 +105,13 @@ class Fulltext:
 
     def change(self, removed: Iterable[str], added: Iterable[tuple[Chunk, str]]) -> None:
         """Delete the chunks of the ``removed`` paper keys, add (chunk, searched text) pairs,
-        commit, and move the searcher to the commit."""
+        commit, and move the searcher to the commit. A large addition (a first ingest) is
+        indexed by two of tantivy's threads (outside the GIL; half the time on two cores), a
+        small one by one, so the asks a lab's app serves meanwhile keep a core."""
+        added = list(added)
+        threads = 2 if len(added) >= _MANY_DOCS else 1
         try:
-            writer = self._index.writer(heap_size=_WRITER_HEAP, num_threads=1)
+            writer = self._index.writer(heap_size=_WRITER_HEAP, num_threads=threads)
             try:
                 for key in removed:
                     writer.delete_documents_by_term("key", key)

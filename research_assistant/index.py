@@ -1,10 +1,9 @@
-"""Page-aware chunking, and the search index of a generation.
+"""Chunks of a paper, and the search index of a generation.
 
-Chunks never cross a page boundary: each page is split on sentence boundaries into pieces of
-about ``CHUNK_TARGET_CHARS``, with one sentence of overlap, so every chunk has one page and exact
-character offsets into that page's text. The chunk texts live in the catalog (DuckDB); the index
-folder holds, per generation, the BM25 full-text index (``fulltext``, made incrementally from the
-previous generation) and the checker's term counts (``terms.json``), switched atomically.
+Chunks never cross a page boundary (``ingest.chunking`` says where they lie). The chunk texts
+live in the catalog (DuckDB); the index folder holds, per generation, the BM25 full-text index
+(``fulltext``, made incrementally from the previous generation) and the checker's term counts
+(``terms.json``), switched atomically.
 """
 
 from __future__ import annotations
@@ -21,71 +20,38 @@ from pathlib import Path
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.files import TMP_PREFIX, check_generation, remove_inside
 from research_assistant.fulltext import Fulltext
-from research_assistant.models import Chunk, PageText, Passage
+from research_assistant.ingest.chunking import (  # noqa: F401 - the index's chunking, re-exported
+    CHUNK_MAX_CHARS,
+    CHUNK_TARGET_CHARS,
+    OVERLAP_MAX_CHARS,
+    split_page,
+)
+from research_assistant.models import Chunk, ChunkSpan, PageText, Passage
 from research_assistant.termcounts import TermCounts
-from research_assistant.text import sentence_spans
 
-# Chunk size: about 200 tokens. Smaller chunks make the evidence quote shown to the user short
-# and the BM25 ranking sharp; larger ones give the answerer more context. 1,000 characters keeps
-# a typical paragraph whole on the corpus papers (measured: median paragraph 700-900 chars).
-CHUNK_TARGET_CHARS = 1000
-CHUNK_MAX_CHARS = 1600
-OVERLAP_MAX_CHARS = 300  # the last sentence is repeated in the next chunk when shorter than this
 MAX_TOP_K = 50
 _PAPERS_CACHED = 2000  # papers whose chunks a SearchIndex keeps after reading them
-
-
-def split_page(text: str) -> list[tuple[int, int]]:
-    """(start, end) offsets of the chunks of one page's text."""
-    spans: list[tuple[int, int]] = []
-    for s, e in sentence_spans(text):
-        # a "sentence" longer than the maximum (tables, equations) is cut at whitespace
-        while e - s > CHUNK_MAX_CHARS:
-            cut = text.rfind(" ", s, s + CHUNK_TARGET_CHARS)
-            cut = cut if cut > s else s + CHUNK_TARGET_CHARS
-            spans.append((s, cut))
-            s = cut
-            while s < e and text[s].isspace():
-                s += 1
-        if e > s:
-            spans.append((s, e))
-    chunks: list[tuple[int, int]] = []
-    i = 0
-    while i < len(spans):
-        start, end = spans[i]
-        j = i + 1
-        while j < len(spans) and spans[j][1] - start <= CHUNK_TARGET_CHARS:
-            end = spans[j][1]
-            j += 1
-        chunks.append((start, end))
-        if j >= len(spans):
-            break
-        last = spans[j - 1]
-        overlap = j - 1 > i and last[1] - last[0] <= OVERLAP_MAX_CHARS
-        i = j - 1 if overlap else j
-    return chunks
-
-
-def page_spans(pages: Iterable[PageText]) -> dict[int, list[tuple[int, int]]]:
-    """split_page of every page, by page number: computed ahead while other PDFs are read."""
-    return {p.number: split_page(p.text) for p in pages if p.text.strip()}
 
 
 def chunk_paper(
     paper_key: str,
     file_sha256: str,
     pages: Iterable[PageText],
-    spans: Mapping[int, list[tuple[int, int]]] | None = None,
+    spans: Sequence[ChunkSpan] = (),
 ) -> list[Chunk]:
-    """Chunks of one paper; ids carry the file hash so a replaced file gets new ids."""
+    """Chunks of one paper (at ``spans`` when the reader made them, else split here); ids carry
+    the file hash so a replaced file gets new ids."""
     prefix = f"{paper_key}@{file_sha256[:8]}"
+    text = {p.number: p.text for p in pages}
+    where = [(s.page, s.start, s.end) for s in spans] or [
+        (n, s, e) for n, t in text.items() if t.strip() for s, e in split_page(t)
+    ]
     out = []
-    for p in pages:
-        if not p.text.strip():
-            continue
-        for i, (start, end) in enumerate((spans or {}).get(p.number) or split_page(p.text)):
-            chunk_id = f"{prefix}:p{p.number}:{i}"
-            out.append(Chunk(chunk_id, paper_key, p.number, start, end, p.text[start:end]))
+    nth: dict[int, int] = {}
+    for page, start, end in where:
+        i = nth[page] = nth.get(page, -1) + 1
+        chunk_text = text[page][start:end]
+        out.append(Chunk(f"{prefix}:p{page}:{i}", paper_key, page, start, end, chunk_text))
     return out
 
 
@@ -153,6 +119,7 @@ class SearchIndex:
         generation: str,
         *,
         root: Path | None = None,
+        terms: Mapping[str, frozenset[str]] | None = None,
     ) -> SearchIndex:
         """This index with the papers in ``chunks`` replaced, the ``removed`` gone and re-titled
         ones re-indexed (titles are searched), as a new generation staged inside ``folder``.
@@ -165,7 +132,7 @@ class SearchIndex:
         for k in gone_keys:
             added[k] = []
         new = [c for cs in added.values() for c in cs]
-        terms = self.terms.changed([c for k in changed for c in self.chunks_of(k)], new)
+        counts = self.terms.changed([c for k in changed for c in self.chunks_of(k)], new, terms)
         folder.mkdir(parents=True, exist_ok=True)
         source = folder / check_generation(self.generation, f"The index of {folder}")
         stage = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=folder))
@@ -183,7 +150,7 @@ class SearchIndex:
             with contextlib.suppress(OSError, ResearchAssistantError):
                 remove_inside(stage, root or folder.parent)
             raise
-        index = SearchIndex(engine, generation, terms, titles)
+        index = SearchIndex(engine, generation, counts, titles)
         index._papers.update((k, v) for k, v in added.items() if v)
         return index
 

@@ -180,11 +180,8 @@ class Library:
 
     def known_pdfs(self) -> dict[str, str]:
         """The SHA-256 of every PDF in the library -> its paper's label (uploads refuse copies)."""
-        return {
-            sha: (p.label if (p := self.paper(k)) else k)
-            for k, sha in self.store.paper_shas().items()
-            if sha
-        }
+        shas = self.store.paper_shas().items()
+        return {sha: (p.label if (p := self.paper(k)) else k) for k, sha in shas if sha}
 
     def pdf_path(self, key: str) -> Path | None:
         paper = self.paper(key)
@@ -260,9 +257,8 @@ class Library:
             if not plan.changed:
                 return plan.report
             run = (uuid.uuid4().hex, started, user_id or "anonymous", plan.report.to_dict())
-            self._commit(
-                plan.papers, plan.chunks, plan.removed, plan.pdf_bytes, run, plan.files, plan.shas
-            )
+            self._commit(plan.papers, plan.chunks, plan.removed, plan.pdf_bytes, run, plan.files,
+                         plan.shas, plan.terms)  # fmt: skip
             return plan.report
 
     def remove(self, key: str, user: Actor = None) -> None:
@@ -323,6 +319,7 @@ class Library:
         run: tuple[str, datetime, str, dict[str, Any]] | None,
         files: Sequence[tuple[str, str, str, int, int]],
         shas: dict[str, str] | None = None,
+        terms: Mapping[str, frozenset[str]] | None = None,
     ) -> None:
         removed = list(removed)
         labelled = {p.key: p for p in bibtex.assign_labels(papers.values())}
@@ -330,7 +327,9 @@ class Library:
         titles = {k: p.title for k, p in labelled.items()}
         written: list[Path] = []
         try:  # 0. the new index, staged beside the current one (costs the changed papers)
-            index = self._state.index.derive(self.index_dir, chunks, removed, titles, generation)
+            index = self._state.index.derive(
+                self.index_dir, chunks, removed, titles, generation, terms=terms
+            )
             for name, data in pdf_bytes.items():  # 1. PDF copies
                 path = self.pdf_dir / name
                 if not path.exists():
@@ -340,7 +339,7 @@ class Library:
             known = self.store.paper_shas()
             known.update(shas or {})
             old = self._state.papers  # 3. the catalog, in one transaction: the switch
-            changed = [p for p in labelled.values() if p != old.get(p.key)]  # their rows only
+            changed = [p for p in labelled.values() if (o := old.get(p.key)) is not p and o != p]
             self.store.apply_changes(
                 papers=[(p, known.get(p.key, "")) for p in changed],
                 chunks=dict(chunks),

@@ -95,6 +95,17 @@ class PageText:
 
 
 @dataclass(frozen=True)
+class ChunkSpan:
+    """Where one chunk of a page lies, and the checker's terms of its text (``ingest.chunking``:
+    made by the reader process, so the ingest's parent only assembles chunks)."""
+
+    page: int
+    start: int
+    end: int
+    terms: frozenset[str]
+
+
+@dataclass(frozen=True)
 class PdfInfo:
     """What pdf.py reads from one PDF file."""
 
@@ -108,6 +119,7 @@ class PdfInfo:
     metadata_author: str = ""
     first_page_text: str = ""
     notes: tuple[str, ...] = ()  # readable but worth telling: "encrypted (no password needed)"
+    spans: tuple[ChunkSpan, ...] = ()  # the pages' chunks; empty: not chunked yet
 
     @property
     def page_count(self) -> int:
@@ -197,6 +209,7 @@ class IngestReport:
 __all__ = [
     "BibProblem",
     "Chunk",
+    "ChunkSpan",
     "IngestReport",
     "Match",
     "Name",

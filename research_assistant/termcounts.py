@@ -20,12 +20,16 @@ from research_assistant.models import Chunk
 TERMS_FILE = "terms.json"  # {"n": chunks, "df": {term: chunks holding it}}
 
 
-def _add(df: dict[str, int], chunks: Iterable[Chunk], step: int) -> int:
-    """Add ``step`` to the count of every term of each chunk; the number of chunks."""
+def _add(
+    df: dict[str, int], chunks: Iterable[Chunk], step: int, known: Mapping[str, frozenset[str]]
+) -> int:
+    """Add ``step`` to the count of every term of each chunk (its ``known`` terms, by chunk id,
+    when given: an ingest's readers made them); the number of chunks."""
     n = 0
     for c in chunks:
         n += 1
-        for t in chunk_terms(c):
+        ts = known.get(c.chunk_id)
+        for t in chunk_terms(c) if ts is None else ts:
             k = df.get(t, 0) + step
             if k > 0:
                 df[t] = k
@@ -42,12 +46,18 @@ class TermCounts:
     @classmethod
     def of(cls, chunks: Iterable[Chunk]) -> TermCounts:
         df: dict[str, int] = {}
-        return cls(df, _add(df, chunks, 1))
+        return cls(df, _add(df, chunks, 1, {}))
 
-    def changed(self, gone: Iterable[Chunk], added: Iterable[Chunk]) -> TermCounts:
-        """The counts with the ``gone`` chunks taken out and the ``added`` ones in."""
+    def changed(
+        self,
+        gone: Iterable[Chunk],
+        added: Iterable[Chunk],
+        known: Mapping[str, frozenset[str]] | None = None,
+    ) -> TermCounts:
+        """The counts with the ``gone`` chunks taken out and the ``added`` ones in (``known``:
+        terms of added chunks by chunk id, made with ``chunk_terms`` elsewhere)."""
         df = dict(self.df)
-        return TermCounts(df, self.n - _add(df, gone, -1) + _add(df, added, 1))
+        return TermCounts(df, self.n - _add(df, gone, -1, {}) + _add(df, added, 1, known or {}))
 
     def write(self, folder: Path) -> None:
         data = json.dumps({"n": self.n, "df": self.df}, separators=(",", ":"))

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from research_assistant.bib.names import decode_latex, format_name, parse_name
+from research_assistant.bib.names import decode_latex, parse_name
 from research_assistant.bib.parse import (
     BibResult,
     assign_labels,
@@ -20,7 +20,7 @@ from research_assistant.bib.parse import (
     parse_file_field,
     parse_names,
 )
-from research_assistant.bib.write import to_bibtex
+from research_assistant.bib.write import format_name, to_bibtex
 from research_assistant.errors import BibtexError
 from research_assistant.models import Name, Paper
 
@@ -685,3 +685,19 @@ def test_macro_text_in_one_file_has_a_total_limit(monkeypatch: pytest.MonkeyPatc
     assert (
         "1,000 characters (the limit for all macro text in one file)" in result.problems[0].message
     )
+
+
+PLAIN_WORD = st.from_regex(r"[A-ZÁØÜ][A-Za-zéüøß.'’-]{0,8}", fullmatch=True)
+PLAIN_PART = st.lists(PLAIN_WORD, min_size=1, max_size=3).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(PLAIN_PART, st.one_of(st.just(""), PLAIN_PART))
+def test_plain_names_skip_the_parser_and_still_read_back(family: str, given_: str) -> None:
+    """The fast path of format_name writes what trying the candidates would write (a family
+    name of two words without a given name takes the slow path: "{Rodriguez Montoya}")."""
+    from research_assistant.bib.write import _format_name
+
+    name = Name(family, given_)
+    assert format_name(name) == _format_name(name)
+    assert parse_name(format_name(name)) == name

@@ -158,48 +158,6 @@ def parse_names(value: str) -> tuple[tuple[Name, ...], bool]:
     return tuple(n for n in names if n is not None), others
 
 
-def format_name(name: Name) -> str:
-    """A Name back to BibTeX, braced where needed so that ``parse_name`` reads the same parts."""
-    family = _part(name.family)
-    if name.corporate:
-        return f"{{{family}}}"
-    braced = f"{{{family}}}"  # keeps "Rodriguez Montoya" whole and "van Stokkum" a family name
-    candidates = [_compose(name, f, comma) for f in (family, braced) for comma in (False, True)]
-    if not name.jr:  # bibtexparser splits "First von Last" a little differently
-        candidates.append(" ".join(_part(p) for p in (name.given, name.von) if p) + f" {family}")
-    for text in candidates:
-        if parse_name(text) == name:
-            return text
-    return candidates[-1 if name.jr else -2]  # a garbled split: at least keep the family whole
-
-
-def format_names(names: Iterable[Name], others: bool = False) -> str:
-    """A BibTeX name list: ``A and B and others``."""
-    # a person actually called "others" must not read as the "and others" marker
-    parts = [p + "," if p.lower() == "others" else p for p in map(format_name, names)]
-    return " and ".join(parts + (["others"] if others else []))
-
-
-_AND_WORD = re.compile(r"(?<!\S)and(?!\S)", re.IGNORECASE)
-
-
-def _part(text: str) -> str:
-    # a bare word "and" or a comma inside one name part would split it: brace them
-    return _AND_WORD.sub("{and}", encode_latex(text)).replace(",", "{,}")
-
-
-def _compose(name: Name, family: str, comma: bool) -> str:
-    last = f"{_part(name.von)} {family}" if name.von else family
-    if name.jr:
-        # "{}" keeps the first-name slot when there is none: "Last, Jr," would lose the Jr
-        return f"{last}, {_part(name.jr)}, {_part(name.given) or '{}'}"
-    if name.given:
-        return f"{last}, {_part(name.given)}"
-    # the "von Last, First" form with an empty first name reads the von part more literally,
-    # and stops a braced one-person family from reading as a corporate name
-    return f"{last}, {{}}" if comma or last.startswith("{") else last
-
-
 # --- the file field ---------------------------------------------------------------------------
 
 
@@ -312,7 +270,11 @@ def assign_labels(papers: Iterable[Paper]) -> tuple[Paper, ...]:
         for i, suffix in zip(members, _suffixes(), strict=False):
             # APA: "2020a", but "n.d.-a" after a missing year
             labels[i] = bases[i] + ("-" if bases[i].endswith("n.d.") else "") + suffix
-    return tuple(replace(p, label=label) for p, label in zip(papers, labels, strict=True))
+    # unchanged papers are kept as they are: a change to a library of 10,000 is not 10,000 copies
+    return tuple(
+        p if p.label == label else replace(p, label=label)
+        for p, label in zip(papers, labels, strict=True)
+    )
 
 
 # --- generated keys -------------------------------------------------------------------------
@@ -372,8 +334,6 @@ __all__ = [
     "decode_latex",
     "encode_latex",
     "format_file_field",
-    "format_name",
-    "format_names",
     "generate_key",
     "parse_file_field",
     "parse_name",

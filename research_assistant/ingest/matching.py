@@ -1,17 +1,19 @@
 """Pure: pair each PDF with its bibliography entry (inference.py makes one for a PDF without).
 
 Evidence is tried strongest first: the entry's ``file`` field (compared with the PDFs given, by
-path or base name, never looked up on disk), then the DOI, then the arXiv id, then a fuzzy title. Each entry goes to at most one PDF (greedy, strongest evidence first).
+path or base name, never looked up on disk), then the DOI, then the arXiv id, then a fuzzy
+title. Each entry goes to at most one PDF (greedy, strongest evidence first).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Sequence
 from pathlib import Path, PureWindowsPath
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from research_assistant.ids import arxiv_from_doi, arxiv_from_url, norm_arxiv, norm_doi
 from research_assistant.models import Match, Paper, PdfInfo
@@ -36,36 +38,49 @@ _RANKS = {"file": 4, "doi": 3, "arxiv": 2, "title": 1}
 def match_pdfs(
     pdfs: Sequence[PdfInfo], papers: Sequence[Paper], bib_dirs: Sequence[Path] = ()
 ) -> tuple[Match, ...]:
-    """One Match per PDF, in the order given; an entry is claimed by at most one PDF."""
-    candidates: list[tuple[int, float, float, int, int, str]] = []
+    """One Match per PDF, in the order given; an entry is claimed by at most one PDF.
+
+    A PDF is not compared with every entry in Python: entries with a file, DOI or arXiv id are
+    found through tables, and titles at the threshold by rapidfuzz's batch search (C++, no
+    Python call per entry): an ingest into a library of 10,000 entries costs milliseconds a PDF.
+    """
     pdf_keys = [_pdf_keys(pdf.path) for pdf in pdfs]
     given = set().union(*(paths for paths, _ in pdf_keys))
-    file_keys = [_file_keys(p.files, bib_dirs, given) for p in papers]
-    entry_titles = [_norm(p.title) for p in papers]
+    by_path: dict[str, list[int]] = {}
+    by_name: dict[str, list[int]] = {}
+    by_doi: dict[str, list[int]] = {}
+    by_arxiv: dict[str, list[int]] = {}
+    entry_titles: list[str] = []
+    for j, paper in enumerate(papers):
+        paths, names = _file_keys(paper.files, bib_dirs, given) if paper.files else (set(), set())
+        # a file field naming a given PDF's path claims that very PDF; else its base name
+        for key, table in [(p, by_path) for p in paths] or [(n, by_name) for n in names]:
+            table.setdefault(key, []).append(j)
+        norm_title, doi, arxiv = _entry_keys(paper.title, paper.doi, paper.arxiv_id, paper.url)
+        entry_titles.append(norm_title)
+        for key, table in ((doi, by_doi), (arxiv, by_arxiv)):
+            if key:
+                table.setdefault(key, []).append(j)
+    titled = {j: t for j, t in enumerate(entry_titles) if t}
+    long_titled = {j: t for j, t in titled.items() if len(t.split()) >= _PARTIAL_MIN_WORDS}
+    candidates: list[tuple[int, float, float, int, int, str]] = []
     for i, pdf in enumerate(pdfs):
         path_keys, name_key = pdf_keys[i]
-        doi, arxiv = norm_doi(pdf.doi), norm_arxiv(pdf.arxiv_id)
+        strong: dict[int, str] = {}  # entry -> the strongest evidence other than the title
+        for method, found in (
+            ("arxiv", by_arxiv.get(norm_arxiv(pdf.arxiv_id), [])),
+            ("doi", by_doi.get(norm_doi(pdf.doi), [])),
+            ("file", [j for k in path_keys for j in by_path.get(k, [])]),
+            ("file", by_name.get(name_key, [])),
+        ):
+            strong.update((j, method) for j in found)
         views = _title_views(pdf)
-        for j, paper in enumerate(papers):
-            paths, names = file_keys[j]
-            # a file field naming a given PDF's path claims that very PDF; else its base name
-            if (path_keys & paths) if paths else (name_key in names):
-                method = "file"
-            elif doi and doi == norm_doi(paper.doi):
-                method = "doi"
-            elif arxiv and arxiv == _paper_arxiv(paper):
-                method = "arxiv"
-            else:
-                method = "title"
-            # only a title at the threshold counts alone: rapidfuzz stops early below it (a PDF
-            # is compared with every entry without one: thousands in a big library)
-            cutoff = TITLE_MATCH_THRESHOLD if method == "title" else 0.0
-            title = _title_score(entry_titles[j], views, cutoff)
-            if title < cutoff:
-                continue
-            score = title / 100 if method == "title" else 1.0
-            # the title score breaks ties between two PDFs claiming one entry by the same method
-            candidates.append((_RANKS[method], score, title, i, j, method))
+        for j, method in strong.items():
+            title = _title_score(entry_titles[j], views)
+            candidates.append((_RANKS[method], 1.0, title, i, j, method))
+        for j, title in _titles_at_threshold(titled, long_titled, views).items():
+            if j not in strong:
+                candidates.append((_RANKS["title"], title / 100, title, i, j, "title"))
     candidates.sort(key=lambda c: (-c[0], -c[1], -c[2], c[3], c[4]))
     chosen: dict[int, Match] = {}
     taken: set[int] = set()
@@ -77,6 +92,26 @@ def match_pdfs(
     return tuple(
         chosen.get(i, Match(pdf=pdf.path, key=None, method="none")) for i, pdf in enumerate(pdfs)
     )
+
+
+def _titles_at_threshold(
+    titled: dict[int, str], long_titled: dict[int, str], views: tuple[str, str, str]
+) -> dict[int, float]:
+    """Entry index -> ``_title_score`` for every entry title (``titled``; those of 4+ words are
+    also searched for inside the page-1 head) scoring at the threshold, found by rapidfuzz's
+    batch search: the same scorers, so the same scores."""
+    sniffed, metadata, head = views
+    found: dict[int, float] = {}
+    searches = [(view, fuzz.ratio, titled) for view in (sniffed, metadata) if view]
+    if head:
+        searches.append((head, fuzz.partial_ratio, long_titled))
+    for view, scorer, choices in searches:
+        hits = process.extract(
+            view, choices, scorer=scorer, score_cutoff=TITLE_MATCH_THRESHOLD, limit=None
+        )
+        for _, score, j in hits:
+            found[j] = max(found.get(j, 0.0), float(score))
+    return found
 
 
 # file field ----------------------------------------------------------------------------------
@@ -138,10 +173,12 @@ def _pdf_keys(path: str) -> tuple[set[str], str]:
 # identifiers ---------------------------------------------------------------------------------
 
 
-def _paper_arxiv(paper: Paper) -> str:
-    if paper.arxiv_id:
-        return norm_arxiv(paper.arxiv_id)
-    return norm_arxiv(arxiv_from_doi(paper.doi) or arxiv_from_url(paper.url))
+@functools.lru_cache(maxsize=100_000)
+def _entry_keys(title: str, doi: str, arxiv_id: str, url: str) -> tuple[str, str, str]:
+    """An entry's normalised title, DOI and arXiv id (cached: a library's entries are matched
+    again at every ingest)."""
+    arxiv = norm_arxiv(arxiv_id or arxiv_from_doi(doi) or arxiv_from_url(url))
+    return _norm(title), norm_doi(doi), arxiv
 
 
 # titles --------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """Planning an ingest: read the given files, pair PDFs with entries, decide what changes.
 
 Nothing here writes to the library; ``Library.ingest`` commits the returned ``Plan``. PDF text
-extraction runs in a small process pool (PyMuPDF holds the GIL), so a second core is used when
-there are several new PDFs.
+extraction and chunking run in a small process pool (PyMuPDF holds the GIL), so a second core is
+used when there are several new PDFs.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 from research_assistant.bib import parse as bibtex
 from research_assistant.errors import BibtexError
 from research_assistant.files import safe_name
-from research_assistant.index import chunk_paper, page_spans
+from research_assistant.index import chunk_paper
 from research_assistant.ingest import inference, matching
 from research_assistant.ingest.readers import Readers, read_many, read_or_reason, shared_readers
 from research_assistant.models import (
@@ -47,6 +47,7 @@ class Plan:
     files: list[tuple[str, str, str, int, int]]  # (sha256, name, original path, size, pages)
     shas: dict[str, str]  # paper key -> sha256 of its PDF, for the papers that got one
     report: IngestReport
+    terms: dict[str, frozenset[str]]  # chunk id -> the checker's terms of the new chunks
 
     @property
     def changed(self) -> bool:
@@ -84,32 +85,28 @@ def read_pdfs(
     workers: int,
     progress: Progress | None,
     readers: Readers | None = None,
-) -> tuple[list[PdfInfo | str], dict[int, dict[int, list[tuple[int, int]]]]]:
-    """Several new PDFs are read by worker processes (PyMuPDF holds the GIL); meanwhile this
-    process splits the pages already read into chunk spans. Returns (results, spans by index)."""
+) -> list[PdfInfo | str]:
+    """Several new PDFs are read (and chunked) by worker processes: PyMuPDF holds the GIL."""
     total = len(paths)
-    spans: dict[int, dict[int, list[tuple[int, int]]]] = {}
     done = 0
     lock = threading.Lock()
 
     def finished(i: int, result: PdfInfo | str) -> None:
         nonlocal done
-        if isinstance(result, PdfInfo):
-            spans[i] = page_spans(result.pages)
         with lock:
             done += 1
             if progress:
                 progress(done, total, paths[i].name)
 
     if readers is not None and total:
-        return readers.read([str(p) for p in paths], finished), spans
+        return readers.read([str(p) for p in paths], finished)
     if workers > 1 and total >= POOL_MIN_FILES:
-        return read_many([str(p) for p in paths], workers, finished), spans
+        return read_many([str(p) for p in paths], workers, finished)
     results: list[PdfInfo | str] = []
     for i, p in enumerate(paths):
         results.append(read_or_reason(str(p)))
         finished(i, results[-1])
-    return results, spans
+    return results
 
 
 def _read_bibs(
@@ -206,17 +203,15 @@ def plan(
                     readers = pool.enter_context(shared_readers(workers))
                 except OSError:  # no subprocess here (a locked-down host): read in-process
                     workers = 1
-        results, spans_by_index = read_pdfs(new_paths, workers, progress, readers)
+        results = read_pdfs(new_paths, workers, progress, readers)
     finally:
         pool.close()
     infos: list[PdfInfo] = []
-    spans_of: dict[str, dict[int, list[tuple[int, int]]]] = {}
-    for i, (p, result) in enumerate(zip(new_paths, results, strict=True)):
+    for p, result in zip(new_paths, results, strict=True):
         if isinstance(result, str):
             skipped.append(Skipped(str(p), result))
         else:
             infos.append(replace(result, path=str(p)))
-            spans_of[str(p)] = spans_by_index.get(i, {})
 
     candidates = list(entries.values()) + [p for k, p in existing.items() if k not in entries]
     bib_dirs = [b.parent.resolve() for b in bibs]
@@ -225,6 +220,7 @@ def plan(
     pdf_bytes: dict[str, bytes] = {}
     files: list[tuple[str, str, str, int, int]] = []
     shas: dict[str, str] = {}
+    terms: dict[str, frozenset[str]] = {}  # chunk id -> the checker's terms, from the readers
     unmatched: list[str] = []
     for info, match in zip(infos, matches, strict=True):
         data, sha = new_data[info.path]
@@ -242,9 +238,10 @@ def plan(
             if key in unchanged:
                 unchanged.remove(key)
         name = safe_name(key, sha)
-        cks = chunk_paper(key, sha, info.pages, spans_of.get(info.path))
+        cks = chunk_paper(key, sha, info.pages, info.spans)
         papers[key] = replace(papers[key], pdf=name, pages=info.page_count, chunks=len(cks))
         chunks[key] = cks
+        terms.update((c.chunk_id, s.terms) for c, s in zip(cks, info.spans, strict=False))
         pdf_bytes[name] = data
         shas[key] = sha
         files.append((sha, name, info.path, len(data), info.page_count))
@@ -265,4 +262,4 @@ def plan(
         entries=entry_count,
         notes=tuple(PdfNote(info.path, note) for info in infos for note in info.notes),
     )
-    return Plan(papers, chunks, [], pdf_bytes, files, shas, report)
+    return Plan(papers, chunks, [], pdf_bytes, files, shas, report, terms)

@@ -19,21 +19,26 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import IO
 
 from research_assistant.errors import PdfError
+from research_assistant.ingest.chunking import chunk_spans
 from research_assistant.models import PdfInfo
 
 Result = PdfInfo | str
 
 
 def read_or_reason(path: str) -> Result:
-    """A PdfInfo, or the readable reason the PDF cannot be used (one bad PDF never stops a run)."""
+    """A PdfInfo with its chunk spans, or the readable reason the PDF cannot be used (one bad
+    PDF never stops a run). Chunking and the chunks' terms are made here, in the reader process:
+    the ingest's parent is left with assembling (and a 2-core machine splits the work)."""
     from research_assistant.ingest.pdf import read_pdf  # PyMuPDF loads in the worker only
 
     try:
-        return read_pdf(Path(path))
+        info = read_pdf(Path(path))
+        return replace(info, spans=chunk_spans(info.pages))
     except PdfError as e:
         return str(e)
     except Exception as e:  # one bad PDF must not stop the run

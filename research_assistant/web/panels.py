@@ -16,7 +16,7 @@ from streamlit_pdf_viewer import pdf_viewer
 
 from research_assistant.backup import backup_bytes
 from research_assistant.bib.edit import Correction
-from research_assistant.bib.names import format_names
+from research_assistant.bib.write import format_names
 from research_assistant.conversations import Conversation
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.ingest import pdf
