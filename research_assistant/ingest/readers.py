@@ -1,7 +1,8 @@
 """Reading PDFs, in this process or in worker processes.
 
-Workers are plain subprocesses (``python -m research_assistant.ingest.readers``) that import only pdf.py
-(PyMuPDF). multiprocessing's spawn and forkserver children re-run the caller's ``__main__``,
+Workers are plain subprocesses (``python -m research_assistant.ingest.readers``) that import
+pdf.py (PyMuPDF) and the pure chunking and term code, and run below normal priority.
+multiprocessing's spawn and forkserver children re-run the caller's ``__main__``,
 which for the app or a script means importing the whole retrieval stack in every worker, and
 ``fork`` is unsafe in the multi-threaded Streamlit server. Protocol: the parent writes one path
 per line; the worker answers each with an 8-byte length and a pickled ``PdfInfo | str``.
@@ -10,6 +11,7 @@ per line; the worker answers each with an 8-byte length and a pickled ``PdfInfo 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import pickle
 import queue
@@ -28,6 +30,9 @@ from research_assistant.ingest.chunking import chunk_spans
 from research_assistant.models import PdfInfo
 
 Result = PdfInfo | str
+# Readers run below normal priority: on a lab's 2-core server the questions the app answers
+# meanwhile get the CPU first, and an ingest with nothing else to do loses nothing.
+READER_NICENESS = 10
 
 
 def read_or_reason(path: str) -> Result:
@@ -181,6 +186,9 @@ def _close_shared() -> None:
 
 def _serve() -> None:
     import research_assistant.ingest.pdf  # noqa: F401 - import PyMuPDF now, before the first request
+
+    with contextlib.suppress(OSError):  # a host that forbids it reads at normal priority
+        os.nice(READER_NICENESS)
 
     out = sys.stdout.buffer
     for line in sys.stdin.buffer:

@@ -1,5 +1,6 @@
-"""Chunking in the reader processes: an ingest's chunks and term counts are the ones the
-parent would make itself (the readers' terms are the checker's ``chunk_terms``)."""
+"""The reader processes: they chunk each PDF, and an ingest's chunks and term counts are the
+ones the parent would make itself (the readers' terms are the checker's ``chunk_terms``); they
+run below normal priority, so the questions a server answers meanwhile come first."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from research_assistant.check.support import chunk_terms
 from research_assistant.index import chunk_paper
 from research_assistant.ingest.chunking import chunk_spans, split_page
 from research_assistant.ingest.pdf import read_pdf
-from research_assistant.ingest.readers import read_or_reason
+from research_assistant.ingest.readers import READER_NICENESS, Readers, read_or_reason
 from research_assistant.library import Library
 from research_assistant.models import PageText, PdfInfo
 from research_assistant.termcounts import TermCounts
@@ -45,3 +46,12 @@ def test_an_ingest_with_reader_processes_counts_terms_as_a_recount(
     assert lib.index.terms == TermCounts.of(chunks)
     reopened = Library.open(tmp_path / "lib")
     assert reopened.index.terms == TermCounts.of(chunks)
+
+
+def test_reader_processes_run_below_normal_priority(corpus: Path) -> None:
+    with Readers(1) as readers:
+        (result,) = readers.read([str(corpus / "smith07.pdf")])
+        assert isinstance(result, PdfInfo) and result.spans
+        stat = Path(f"/proc/{readers.procs[0].pid}/stat").read_text()
+        niceness = int(stat.rsplit(")", 1)[1].split()[16])  # field 19 of proc(5)
+    assert niceness >= READER_NICENESS
