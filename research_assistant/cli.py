@@ -339,9 +339,19 @@ def _os_message(e: OSError) -> str:
     )
 
 
+def _several_pdfs(paths: Sequence[Path]) -> bool:
+    """A folder, or three or more PDFs: an ingest that will use the reader processes."""
+    pdfs = [p for p in paths if p.suffix.lower() == ".pdf"]
+    return len(pdfs) >= 3 or any(p.is_dir() for p in paths)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "ingest" and _several_pdfs(args.paths):
+        from research_assistant.ingest.readers import start_shared  # start-up time
+
+        start_shared(workers=2)  # Library.ingest's default: they start while we import
     from research_assistant.library import Library  # start-up time
 
     try:

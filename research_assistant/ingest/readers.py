@@ -177,6 +177,21 @@ def shared_readers(workers: int) -> Iterator[Readers]:
         _SHARED_LOCK.release()
 
 
+def start_shared(workers: int) -> None:
+    """Start the process's shared readers now, for an ingest about to come: their start-up
+    (importing PyMuPDF) overlaps the caller's own (the CLI's imports and library opening)."""
+    if not _SHARED_LOCK.acquire(blocking=False):
+        return
+    try:
+        readers = _SHARED.get(workers)
+        if readers is None or any(p.poll() is not None for p in readers.procs):
+            _SHARED[workers] = Readers(workers)
+    except OSError:  # no subprocess here: the ingest reads in-process
+        pass
+    finally:
+        _SHARED_LOCK.release()
+
+
 @atexit.register
 def _close_shared() -> None:
     for readers in _SHARED.values():
