@@ -35,9 +35,8 @@ MAX_QUERY_TERMS = 64  # a pasted paragraph is searched by its first 64 distinct 
 _WRITER_HEAP = 32_000_000  # bytes buffered before tantivy writes a segment (min 15 MB a thread)
 _MANY_DOCS = 2000  # chunks added at once (about 70 papers) that earn a second indexing thread
 _FORMAT = "citable-fulltext 1\n"  # in FORMAT: another schema (or none) is rebuilt, not read
-_OWN_FILES = (
-    "terms.json",
-)  # termcounts.TERMS_FILE  # files of ours in a generation folder: never linked, rewritten
+# termcounts' files (TERMS_FILE, and the older JSON): ours in a generation folder, never linked
+_OWN_FILES = ("terms.bin", "terms.json")
 
 
 def _schema() -> tantivy.Schema:

@@ -3,7 +3,7 @@
 Chunks never cross a page boundary (``ingest.chunking`` says where they lie). The chunk texts
 live in the catalog (DuckDB); the index folder holds, per generation, the BM25 full-text index
 (``fulltext``, made incrementally from the previous generation) and the checker's term counts
-(``terms.json``), switched atomically.
+(``terms.bin``), switched atomically.
 """
 
 from __future__ import annotations
