@@ -2,8 +2,10 @@
 
 Each synthetic paper is made of corpus sentences dealt from a shuffled deck (every sentence is
 used once before any is used again), so papers differ from each other as real papers do: no
-page is repeated, term rarity and BM25 scores behave as on varied text. Titles are drawn from
-corpus words (distinct), authors and years vary. Seeded: the same n gives the same library.
+page is repeated, term rarity and BM25 scores behave as on varied text; each page also names a
+few made-up terms of its own, so the vocabulary grows with the library as a real one does.
+Titles are drawn from corpus words (distinct), authors and years vary. Seeded: the same n gives
+the same library.
 """
 
 from __future__ import annotations
@@ -23,6 +25,11 @@ from research_assistant.text import sentence_spans
 PAGES_PER_PAPER = 6
 PAGE_CHARS = 3400  # about a corpus page of text: ~29 chunks a paper, as the corpus has
 _WORD = re.compile(r"[A-Za-z]{5,14}")
+# Real libraries' vocabularies grow with every paper (Heaps' law: names of methods, genes,
+# datasets): a few made-up words per page give 10,000 papers a vocabulary of that size, so
+# the term counts stored at each change cost what they would.
+NEW_TERMS_PER_PAGE = 3
+_SYLLABLES = [c + v for c in "bdfgklmnprstvz" for v in "aeiou"]
 
 
 def corpus_pages(pdfs: list[Path]) -> list[list[str]]:
@@ -57,6 +64,11 @@ def _surname(i: int) -> str:
             return stems[i % len(stems)] + suffix
 
 
+def _made_up_term(rng: random.Random) -> str:
+    """A word no other paper uses, like a real paper's method, gene or dataset names."""
+    return "".join(rng.choice(_SYLLABLES) for _ in range(4)).capitalize()
+
+
 def _deck(sentences: list[str], rng: random.Random) -> Iterator[str]:
     """The sentences in a new shuffled order each round, forever."""
     while True:
@@ -80,10 +92,14 @@ def synthetic_papers(
     for i in range(start, start + n):
         key = f"synthetic{i:05d}"
         pages = []
+        own = random.Random(f"{seed}:terms:{i}")
         for number in range(1, PAGES_PER_PAPER + 1):
             text: list[str] = []
             while sum(len(s) + 1 for s in text) < PAGE_CHARS:
                 text.append(next(deck))
+            for k in own.sample(range(len(text)), min(NEW_TERMS_PER_PAGE, len(text))):
+                body, end = (text[k][:-1], text[k][-1]) if text[k][-1] in ".?!" else (text[k], ".")
+                text[k] = f"{body} ({_made_up_term(own)}){end}"  # a name of its own
             pages.append(PageText(number, " ".join(text)))
         title_rng = random.Random(f"{seed}:{i}")
         title = " ".join(title_rng.sample(words, 6)).capitalize() + f" ({_surname(i)} study)"
