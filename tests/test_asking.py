@@ -25,12 +25,14 @@ from research_assistant.terms import term_list
         ("What percentage of the queries were answered?", "number"),
         ("By how much does PaSa beat Google?", "number"),
         ("What particle mass is assumed for the boson?", "number"),
+        ("What test set accuracy does the classifier reach?", "number"),
         ("Combien de copies sont stockées ?", "number"),
         ("Wie lange dauerte die Ausführung?", "number"),
         ("In which year was the survey started?", "year"),
         ("When was the package released?", "year"),
         ("How does the master detect a failed worker?", ""),
         ("What is a straggler?", ""),
+        ("Which camera and telescope were used for the size distribution?", ""),
     ],
 )
 def test_the_kind_of_value_asked_for(question: str, kind: str) -> None:
@@ -40,6 +42,7 @@ def test_the_kind_of_value_asked_for(question: str, kind: str) -> None:
 def test_the_thing_counted_and_the_unit_asked_in() -> None:
     assert counted("How many free parameters does it have?") == ("free", "parame")
     assert counted("What is the number of languages?") == ("langua",)
+    assert counted("How many participants took part in the study?") == ("partic",)
     assert units_asked("How long did it take?") == {"s"}
     assert units_asked("What speedup does tracing give?") == {"x"}
     assert units_asked("What share of the papers was found?") == {"%"}
@@ -50,6 +53,22 @@ def test_asking_words_are_not_what_a_question_is_about() -> None:
     terms = question_terms("How strongly does the paper say heat reduces yield?")
     assert "strong" not in " ".join(terms) and "paper" not in terms
     assert {"heat", "yield"} <= set(terms)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Selon les auteurs, quel est le rôle de la matière noire ?",
+        "Welche Informationen nutzt der Algorithmus und wie?",
+        "¿Qué es el efecto de la estadística de los bosones?",
+    ],
+)
+def test_the_function_words_of_other_languages_are_not_what_a_question_is_about(
+    question: str,
+) -> None:
+    terms = set(question_terms(question))
+    assert not terms & set(term_list("les le la de der und el los es quel"))
+    assert terms  # the content words stay
 
 
 def test_names_are_the_words_written_with_capitals_or_digits() -> None:

@@ -109,7 +109,7 @@ def test_more_kinds_of_question(more: EvalReport) -> None:
     assert kinds["followup"]["cites_answer_paper"] >= 4
     assert kinds["numeric"]["cites_answer_paper"] == kinds["numeric"]["questions"]
     assert kinds["names_authors"]["cites_answer_paper"] == kinds["names_authors"]["questions"]
-    assert kinds["unanswerable"]["refused"] >= 9
+    assert kinds["unanswerable"]["refused"] >= 12  # of 14
     assert more.status_share == 1.0 and more.unflagged_unverified == 0
 
 

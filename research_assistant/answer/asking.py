@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from research_assistant.terms import term_list
 from research_assistant.text import STOPWORDS
 
-__all__ = ["Asked", "LibraryAsk", "analyse", "is_follow_up", "library_ask", "wants_value"]
+__all__ = ["RATE", "Asked", "LibraryAsk", "analyse", "is_follow_up", "library_ask", "wants_value"]
 
 # Words a question uses to ask, not to say what it is about (stemmed when compared).
 # fmt: off
@@ -24,14 +24,27 @@ _ASKING = frozenset(term_list(
     "articles find found report reported discuss discusses study studies work works "
     "publication publications present presents"
 ))
+# The function words of French, German, Spanish and Italian questions: in an English library
+# they are rare or absent, so they would weigh most of all and no sentence could cover them.
+_FOREIGN = frozenset(term_list(
+    "le la les de des du un une et est sont que qui quel quelle quels quelles dans pour par "
+    "sur avec selon ce cette ces ils elle elles au aux ou où comment pourquoi quand ne pas "
+    "son sa ses leur leurs der die das den dem des ein eine einen einem einer und ist sind "
+    "wie welche welcher welches wer wo warum mit von zu im auf für bei aus nach über el los "
+    "las del unos unas es son qué cuál cuáles cómo por para con sobre al se su sus lo il lo "
+    "gli di della dei è sono che quale come nel peut peuvent pourrait pourraient doit doivent "
+    "kann können wird werden wurde wurden puede pueden podría podrían può possono"
+))
 # fmt: on
+FOREIGN_WORDS = 3  # a question with this many of those is not in English
 # "how long", "how strongly": the word after "how" says what kind of answer is wanted.
 _HOW = re.compile(r"\bhow\s+([^\W\d_]+)", re.IGNORECASE)
 # Questions whose answer is a value: the lead sentence must state one.
 _VALUE = re.compile(
     r"\bhow\s+(?:many|much|long|large|big|small|fast|slow|often|far|high|low|old|heavy|"
     r"accurate|quickly|frequently|deep|wide|tall|hot|cold|warm)\b"
-    r"|\b(?:what|which)\s+(?:(?:is|was|were|are)\s+the\s+)?(?:percentage|proportion|fraction|"
+    r"|\b(?:what|which)\s+(?:(?:is|was|were|are)\s+the\s+)?(?:[^\W\d_]+\s+){0,2}"
+    r"(?:percentage|proportion|fraction|"
     r"share|number|amount|size|rate|ratio|accuracy|speed-?ups?|f-?measures?|f1|scores?|"
     r"temperatures?|values?|range|error|precision|recall)\b"
     r"|\bby\s+how\s+much\b|\bhow\s+much\s+\w+er\b"
@@ -65,8 +78,16 @@ _TOKEN = re.compile(r"[^\W_][\w'-]*")
 # The thing counted or measured: "how many [free parameters]", "the number of [languages]".
 _COUNTED = re.compile(
     r"\bhow\s+(?:many|much)\s+((?:[^\W\d_][\w-]*\s+){0,2}[^\W\d_][\w-]*)"
-    r"|\b(?:number|percentage|share|proportion|fraction|amount)\s+of\s+([^\W\d_][\w-]*)",
+    r"|\b(?:number|percentage|share|proportion|fraction|amount)\s+of\s+([^\W\d_][\w-]*)"
+    # "what test set accuracy": the measure asked for stands beside the number that answers
+    r"|\b(?:what|which)\s+(?:[^\W\d_]+\s+){0,2}(accuracy|precision|recall|f1|error|"
+    r"speed-?ups?|temperature)\b",
     re.IGNORECASE,
+)
+# Verbs that end the counted thing ("how many participants took part").
+_VERBS = frozenset(
+    "took take takes taken make makes made used use uses need needed exist exists remain "
+    "remained get got appear appeared contain contained".split()
 )
 # The units a question asks in (the canonical units of ``quantities``).
 _UNIT_ASKED = (
@@ -78,6 +99,13 @@ _UNIT_ASKED = (
     (r"\btemperatures?\b|\bhow\s+(?:hot|cold|warm)\b", "°C"),
     (r"\bfrequenc", "Hz"),
     (r"\bdistance\b|\blength\b|\bwavelength\b|\bhow\s+(?:far|tall|deep|wide)\b", "m"),
+)
+# A rate in time: "how many queries per second", "GB/s", "jobs a day", "daily".
+_TIME_UNIT = r"(?:s|sec|seconds?|min|minutes?|h|hr|hours?|days?|weeks?|months?|years?)"
+RATE = re.compile(
+    rf"\b(?:per|a|each|every)\s+{_TIME_UNIT}\b|\w/{_TIME_UNIT}\b"
+    r"|\b(?:hourly|daily|weekly|monthly|yearly|annually|qps)\b",
+    re.IGNORECASE,
 )
 # Measured things: a question naming one asks for a value ("What particle mass is assumed?").
 _MEASURED = re.compile(
@@ -105,12 +133,15 @@ class Asked:
     names: tuple[tuple[str, ...], ...] = ()  # the terms of each name the question uses
     counted: tuple[str, ...] = ()  # what is counted, as 6-letter prefixes (``Quantity.role``)
     units: frozenset[str] = frozenset()  # canonical units asked in ("s", "%"); empty: any
+    rate: bool = False  # asks how many per unit of time ("queries per second")
+    foreign: bool = False  # written in French, German, Spanish or Italian
     library: LibraryAsk | None = None
 
 
 def question_terms(question: str) -> tuple[str, ...]:
     asking = {t for m in _HOW.finditer(question) for t in term_list(m.group(1))}
-    return tuple(dict.fromkeys(t for t in term_list(question) if t not in _ASKING | asking))
+    skip = _ASKING | _FOREIGN | asking
+    return tuple(dict.fromkeys(t for t in term_list(question) if t not in skip))
 
 
 def wants_value(question: str) -> str:
@@ -135,10 +166,15 @@ def names(question: str) -> tuple[tuple[str, ...], ...]:
 
 
 def counted(question: str) -> tuple[str, ...]:
+    """What is counted: the words after "how many" up to the verb ("how many participants
+    [took part]")."""
     found = []
     for m in _COUNTED.finditer(question):
-        words = (m.group(1) or m.group(2) or "").lower().split()
-        found += [w[:6] for w in words if w not in STOPWORDS and len(w) > 1]
+        for w in (m.group(1) or m.group(2) or m.group(3) or "").lower().split():
+            if w in _VERBS:
+                break
+            if w not in STOPWORDS and len(w) > 1:
+                found.append(w[:6])
     return tuple(dict.fromkeys(found))
 
 
@@ -191,5 +227,7 @@ def analyse(question: str, history_questions: Sequence[str] = ()) -> Asked:
         names=names(question),
         counted=counted(question),
         units=units_asked(question),
+        rate=bool(RATE.search(question)),
+        foreign=len(set(term_list(question)) & _FOREIGN) >= FOREIGN_WORDS,
         library=library_ask(question),
     )

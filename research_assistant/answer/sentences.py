@@ -35,6 +35,8 @@ MAX_CAPITALISED_SHARE = 0.5  # of word tokens; above: a title or heading (prose 
 
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([.,;:!?])")
 _END = re.compile(r"[.!][\"')\]]*$")
+_CODE = re.compile(r"\w\s*=\s*[\w.]+\(|->|[{}]")
+_ENDS_IN_ASIDE = re.compile(r"[.!][\"']?[)\]]+[\"']?$")
 _REFERENCE_LIKE = re.compile(
     r"https?://|www\.|\bdoi\b|arxiv:|\bproceedings\b|\bpp?\.\s*\d|\bpages\s+\d+\s*[-–]\s*\d|\bvol\.\s*\d",
     re.IGNORECASE,
@@ -122,6 +124,10 @@ def usable(text: str) -> bool:
         return False
     if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
         return False  # split inside a parenthesis: a fragment
+    if _CODE.search(text):
+        return False  # program text quoted in the paper: "uppercase = GetCounter(...);"
+    if _ENDS_IN_ASIDE.search(text):
+        return False  # "... (as we saw earlier.)": our [Label] would fall inside the aside
     if _HEADING.search(text) or _VANCOUVER.search(text) or _FRONT_MATTER.search(text):
         return False
     return len(_INITIAL.findall(text)) < 3
