@@ -32,6 +32,7 @@ _ANALYZER = (
     .build()
 )
 MAX_QUERY_TERMS = 64  # a pasted paragraph is searched by its first 64 distinct terms
+TIE_MARGIN = 4  # hits fetched past the limit to see whether the last one ties
 _WRITER_HEAP = 32_000_000  # bytes buffered before tantivy writes a segment (min 15 MB a thread)
 _MANY_DOCS = 2000  # chunks added at once (about 70 papers) that earn a second indexing thread
 _FORMAT = "citable-fulltext 1\n"  # in FORMAT: another schema (or none) is rebuilt, not read
@@ -102,13 +103,14 @@ class Fulltext:
             return None
         return cls.open(folder)
 
-    def change(self, removed: Iterable[str], added: Iterable[tuple[Chunk, str]]) -> None:
+    def change(
+        self, removed: Iterable[str], added: Iterable[tuple[Chunk, str]], count: int = 0
+    ) -> None:
         """Delete the chunks of the ``removed`` paper keys, add (chunk, searched text) pairs,
-        commit, and move the searcher to the commit. A large addition (a first ingest) is
-        indexed by two of tantivy's threads (outside the GIL; half the time on two cores), a
-        small one by one, so the asks a lab's app serves meanwhile keep a core."""
-        added = list(added)
-        threads = 2 if len(added) >= _MANY_DOCS else 1
+        commit, and move the searcher to the commit. A large addition (``count`` pairs: a first
+        ingest) is indexed by two of tantivy's threads (outside the GIL; half the time on two
+        cores), a small one by one, so the asks a lab's app serves meanwhile keep a core."""
+        threads = 2 if count >= _MANY_DOCS else 1
         try:
             writer = self._index.writer(heap_size=_WRITER_HEAP, num_threads=threads)
             try:
@@ -147,9 +149,20 @@ class Fulltext:
         clauses = [
             (tantivy.Occur.Should, tantivy.Query.term_query(_SCHEMA, "body", t)) for t in seen
         ]
-        searcher = self._searcher
-        hits = searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False).hits
-        return [(_chunk(searcher.doc(addr)), float(score)) for score, addr in hits]
+        searcher, boolean = self._searcher, tantivy.Query.boolean_query(clauses)
+        # Equal scores are common (field lengths are quantised) and tantivy orders them by
+        # document address, which depends on how indexing threads and merges laid out the
+        # segments: fetch past the limit while the last hit ties the limit's, then order ties
+        # by chunk id, so the same library gives the same top k however it was built.
+        want = limit + TIE_MARGIN
+        while True:
+            hits = searcher.search(boolean, want, count=False).hits
+            if len(hits) < want or hits[-1][0] < hits[limit - 1][0]:
+                break
+            want *= 2
+        found = [(_chunk(searcher.doc(addr)), float(score)) for score, addr in hits]
+        found.sort(key=lambda hit: (-hit[1], hit[0].chunk_id))
+        return found[:limit]
 
     def chunks(self, field: str, value: str) -> list[Chunk]:
         """The chunks whose ``field`` ("cid" or "key") is ``value``, in page order."""

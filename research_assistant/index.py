@@ -101,7 +101,7 @@ class SearchIndex:
         folder = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=stage))
         try:
             engine = Fulltext.create(folder)
-            engine.change((), ((c, _body(c, titles)) for c in chunks))
+            engine.change((), ((c, _body(c, titles)) for c in chunks), count=len(chunks))
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)
             raise
@@ -145,7 +145,7 @@ class SearchIndex:
                 everything = [c for c in self._engine.all_chunks() if c.paper_key not in changed]
                 everything += new
                 return SearchIndex.build(everything, titles, generation, stage=folder)
-            engine.change(changed, ((c, _body(c, titles)) for c in new))
+            engine.change(changed, ((c, _body(c, titles)) for c in new), count=len(new))
         except BaseException:
             with contextlib.suppress(OSError, ResearchAssistantError):
                 remove_inside(stage, root or folder.parent)
@@ -237,7 +237,9 @@ class SearchIndex:
         expected = chunks if isinstance(chunks, int) else len(chunks)
         if engine is None or len(engine) != expected:
             return None  # an index of another format (before tantivy) or damaged: rebuild
-        terms = TermCounts.read(where) or TermCounts.of(engine.all_chunks())  # lost: recount
+        terms = TermCounts.read(where)
+        if terms is None or terms.n != len(engine):  # lost, or another version's: recount
+            terms = TermCounts.of(engine.all_chunks())
         return cls(engine, generation, terms, titles)
 
     def __len__(self) -> int:

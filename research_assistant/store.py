@@ -73,7 +73,8 @@ def _bulk_insert(
     import pandas: 0.5 s). With ``replace_key``, rows with the same key are deleted first."""
     types = dict(
         cur.execute(
-            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ?",
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ?"
+            " AND table_schema = current_schema() AND table_catalog = current_database()",
             [table],
         ).fetchall()
     )

@@ -24,7 +24,7 @@ from research_assistant.models import Chunk
 TERMS_FILE = "terms.bin"  # see TermCounts.write
 _OLD_TERMS_FILE = "terms.json"  # {"n": chunks, "df": {term: chunks holding it}}, read only
 _MAGIC = b"citable-terms 1\n"
-_HEAD = "<QQQI"  # chunks counted, terms, bytes that follow, their CRC-32
+_SIZES = "<QQQ"  # chunks counted, terms, bytes of the body; then the CRC-32 of these and the body
 _MAX_COUNT = 2**32 - 1
 _U32 = next(code for code in "IL" if array(code).itemsize == 4)
 
@@ -78,8 +78,9 @@ class TermCounts:
         if sys.byteorder == "big":  # the file is little-endian wherever it was written
             counts.byteswap()
         body = counts.tobytes() + "\n".join(kept).encode("utf-8", "surrogatepass")
-        head = _MAGIC + struct.pack(_HEAD, self.n, len(kept), len(body), zlib.crc32(body))
-        write_atomic(folder / TERMS_FILE, head + body)
+        sizes = struct.pack(_SIZES, self.n, len(kept), len(body))
+        crc = struct.pack("<I", zlib.crc32(sizes + body))
+        write_atomic(folder / TERMS_FILE, _MAGIC + sizes + crc + body)
 
     @classmethod
     def read(cls, folder: Path) -> TermCounts | None:
@@ -92,9 +93,11 @@ class TermCounts:
         try:
             if not data.startswith(_MAGIC):
                 return None
-            n, size, length, crc = struct.unpack_from(_HEAD, data, len(_MAGIC))
-            start = len(_MAGIC) + struct.calcsize(_HEAD)
-            if len(data) - start != length or zlib.crc32(data[start:]) != crc:
+            n, size, length = struct.unpack_from(_SIZES, data, len(_MAGIC))
+            (crc,) = struct.unpack_from("<I", data, len(_MAGIC) + 24)
+            start = len(_MAGIC) + 28
+            sizes = data[len(_MAGIC) : len(_MAGIC) + 24]
+            if len(data) - start != length or zlib.crc32(sizes + data[start:]) != crc:
                 return None
             counts = array(_U32)
             counts.frombytes(data[start : start + 4 * size])

@@ -20,7 +20,7 @@ from research_assistant.bib.parse import (
     parse_file_field,
     parse_names,
 )
-from research_assistant.bib.write import format_name, to_bibtex
+from research_assistant.bib.write import format_name, format_names, to_bibtex
 from research_assistant.errors import BibtexError
 from research_assistant.models import Name, Paper
 
@@ -701,3 +701,10 @@ def test_plain_names_skip_the_parser_and_still_read_back(family: str, given_: st
     name = Name(family, given_)
     assert format_name(name) == _format_name(name)
     assert parse_name(format_name(name)) == name
+
+
+def test_a_given_name_holding_the_word_and_stays_one_author() -> None:
+    names = (Name("Doe", "And Hans"), Name("Smith", "Jo"), Name("Roe", "AND"))
+    read, others = parse_names(format_names(names))
+    assert [n.family for n in read] == ["Doe", "Smith", "Roe"] and not others
+    assert [n.given.casefold() for n in read] == ["and hans", "jo", "and"]  # {and}: case lost

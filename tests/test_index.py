@@ -262,3 +262,22 @@ def test_llamaindex_nodes_are_the_library_chunks(corpus: Path) -> None:
     nodes = page_nodes("smith", info.sha256, info.pages)
     assert [(n.node_id, n.metadata["page"], n.start_char_idx, n.end_char_idx, n.text)
             for n in nodes] == [(c.chunk_id, c.page, c.start, c.end, c.text) for c in chunks]  # fmt: skip
+
+
+def test_tied_scores_rank_by_chunk_id_however_the_index_was_built(tmp_path: Path) -> None:
+    """Chunks of the same length holding the query word once score the same; the top k is the
+    same whichever order (and so whichever segment layout) they were indexed in."""
+    chunks = [
+        Chunk(
+            f"p{i:03d}@00000000:p1:0", f"p{i:03d}", 1, 0, 40, f"alpha filler words number {i:03d}"
+        )
+        for i in range(60)
+    ]
+    tops = []
+    for n, order in enumerate((chunks, chunks[::-1], chunks[30:] + chunks[:30])):
+        (tmp_path / str(n)).mkdir()
+        engine = Fulltext.create(tmp_path / str(n))
+        for part in range(0, 60, 20):  # one segment per commit: another layout each time
+            engine.change((), ((c, c.text) for c in order[part : part + 20]))
+        tops.append([c.chunk_id for c, _ in engine.search("alpha", 7)])
+    assert tops[0] == tops[1] == tops[2] == sorted(c.chunk_id for c in chunks)[:7]

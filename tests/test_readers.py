@@ -55,3 +55,17 @@ def test_reader_processes_run_below_normal_priority(corpus: Path) -> None:
         stat = Path(f"/proc/{readers.procs[0].pid}/stat").read_text()
         niceness = int(stat.rsplit(")", 1)[1].split()[16])  # field 19 of proc(5)
     assert niceness >= READER_NICENESS
+
+
+def test_a_file_name_with_a_line_break_reads_its_own_file(tmp_path: Path, corpus: Path) -> None:
+    """Paths go to the readers length-prefixed: a name holding a newline cannot shift the
+    answers onto the next file."""
+    odd = tmp_path / "a\nb.pdf"
+    odd.write_bytes((corpus / "smith07.pdf").read_bytes())
+    (tmp_path / "b.pdf").write_bytes((corpus / "map-reduce.pdf").read_bytes())
+    with Readers(1) as readers:
+        first, second = readers.read([str(odd), str(tmp_path / "b.pdf")])
+    assert isinstance(first, PdfInfo) and isinstance(second, PdfInfo)
+    assert first.sha256 != second.sha256
+    assert first.page_count == read_pdf(corpus / "smith07.pdf").page_count
+    assert second.page_count == read_pdf(corpus / "map-reduce.pdf").page_count

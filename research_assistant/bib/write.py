@@ -69,9 +69,15 @@ _PLAIN_WORD = f"{_LETTERS}(?:[-'’]{_LETTERS})*"  # no "--" or "''": LaTeX dash
 _PLAIN_PART = re.compile(f"{_PLAIN_WORD}(?: {_PLAIN_WORD})*")
 
 
+_AND_WORD = re.compile(r"(?<!\S)and(?!\S)", re.IGNORECASE)
+
+
 def _plain(part: str) -> bool:
     return (
         _PLAIN_PART.fullmatch(part) is not None
+        and not _AND_WORD.search(
+            part
+        )  # "And Hans" would split in two names: the slow path braces it
         and all(w[0].isupper() for w in part.split())
         and unicodedata.is_normalized("NFC", part)
     )
@@ -104,9 +110,6 @@ def format_names(names: Iterable[Name], others: bool = False) -> str:
     # a person actually called "others" must not read as the "and others" marker
     parts = [p + "," if p.lower() == "others" else p for p in map(format_name, names)]
     return " and ".join(parts + (["others"] if others else []))
-
-
-_AND_WORD = re.compile(r"(?<!\S)and(?!\S)", re.IGNORECASE)
 
 
 def _part(text: str) -> str:

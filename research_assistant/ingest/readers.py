@@ -4,8 +4,9 @@ Workers are plain subprocesses (``python -m research_assistant.ingest.readers``)
 pdf.py (PyMuPDF) and the pure chunking and term code, and run below normal priority.
 multiprocessing's spawn and forkserver children re-run the caller's ``__main__``,
 which for the app or a script means importing the whole retrieval stack in every worker, and
-``fork`` is unsafe in the multi-threaded Streamlit server. Protocol: the parent writes one path
-per line; the worker answers each with an 8-byte length and a pickled ``PdfInfo | str``.
+``fork`` is unsafe in the multi-threaded Streamlit server. Protocol: the parent writes each path
+as an 8-byte length and its bytes (a file name may hold a line break); the worker answers each
+with an 8-byte length and a pickled ``PdfInfo | str``.
 """
 
 from __future__ import annotations
@@ -113,7 +114,8 @@ class Readers:
                 proc = self.procs[slot]
                 assert proc.stdin is not None and proc.stdout is not None
                 try:
-                    proc.stdin.write(paths[i].encode("utf-8", "surrogateescape") + b"\n")
+                    path = paths[i].encode("utf-8", "surrogateescape")
+                    proc.stdin.write(struct.pack(">Q", len(path)) + path)
                     proc.stdin.flush()
                     size = struct.unpack(">Q", _read_exact(proc.stdout, 8))[0]
                     results[i] = pickle.loads(_read_exact(proc.stdout, size))
@@ -205,9 +207,13 @@ def _serve() -> None:
     with contextlib.suppress(OSError):  # a host that forbids it reads at normal priority
         os.nice(READER_NICENESS)
 
-    out = sys.stdout.buffer
-    for line in sys.stdin.buffer:
-        path = line.rstrip(b"\n").decode("utf-8", "surrogateescape")
+    out, requests = sys.stdout.buffer, sys.stdin.buffer
+    while True:
+        try:
+            size = struct.unpack(">Q", _read_exact(requests, 8))[0]
+            path = _read_exact(requests, size).decode("utf-8", "surrogateescape")
+        except EOFError:  # the parent closed the pipe: done
+            return
         data = pickle.dumps(read_or_reason(path))
         out.write(struct.pack(">Q", len(data)) + data)
         out.flush()
