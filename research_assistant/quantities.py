@@ -14,14 +14,16 @@ number words in eight languages) after a small table of words it leaves alone ("
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from text_to_num import alpha2digit
 
-__all__ = ["Quantity", "agree", "counterpart", "quantities"]
+__all__ = ["Quantity", "agree", "agrees_any", "counterpart", "quantities"]
 
 
 @dataclass(frozen=True)
@@ -297,11 +299,14 @@ def _quantity(text: str, m: re.Match[str]) -> Quantity | None:
 
 def _slack(q: Quantity) -> float:
     """Half a unit of the last digit written; "about 2,000" is precise to the thousand only."""
-    if not q.approx:
-        return q.tol
-    digits = q.text.split()[0].replace(",", "").partition(".")[0].lstrip("+-")
+    return _approx_slack(q.text, q.tol) if q.approx else q.tol
+
+
+@functools.lru_cache(maxsize=20_000)
+def _approx_slack(text: str, tol: float) -> float:  # cached: agree() runs per number pair
+    digits = text.split()[0].replace(",", "").partition(".")[0].lstrip("+-")
     zeros = len(digits) - len(digits.rstrip("0")) if digits.isdigit() and digits != "0" else 0
-    return max(q.tol, 0.5 * 10**zeros * (q.tol / 0.5 if q.tol else 1.0))
+    return max(tol, 0.5 * 10**zeros * (tol / 0.5 if tol else 1.0))
 
 
 def _close(a: float, b: float, slack: float) -> bool:
@@ -332,6 +337,24 @@ def agree(claim: Quantity, evidence: Quantity) -> bool:
         if claim.bound == ">" and v >= claim.value - slack:
             return True
         if claim.bound == "<" and v <= claim.value + slack:
+            return True
+    return False
+
+
+def agrees_any(claim: Quantity, evidence: Sequence[Quantity]) -> bool:
+    """Whether any evidence number agrees with the claim's (``agree``), with the common case (a
+    plain number against plain numbers) compared in one loop: the checker asks this for every
+    claim number against every number of a window, thousands of pairs a check."""
+    if claim.low < claim.high or claim.bound or claim.unit == "%":
+        return any(agree(claim, e) for e in evidence)
+    v, unit, slack = claim.value, claim.unit, _slack(claim)
+    for e in evidence:
+        if e.low == e.high and e.unit != "%":
+            if unit and e.unit and unit != e.unit:
+                continue
+            if abs(v - e.value) < slack + 1e-9 * max(abs(v), abs(e.value), 1.0):
+                return True
+        elif agree(claim, e):
             return True
     return False
 

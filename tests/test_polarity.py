@@ -31,6 +31,70 @@ from research_assistant.text import fold
         ("tracing is faster than interpretation", "interpretation is slower than tracing", ""),
         ("The solver fails to converge.", "The solver converges quickly.", "negation"),
         ("Backups let the sort finish sooner.", "The sort takes longer with backups.", "direction"),
+        # both ways in the passage: the one attached to the claim's words decides
+        (
+            "more bytecodes means lower dispatch cost",
+            "fewer bytecodes means lower dispatch cost, and bigger bytecode implementations "
+            "give the compiler more opportunities",
+            "direction",
+        ),
+        (
+            "faster workers process more tasks",
+            "faster workers process more tasks, while slow machines idle",
+            "",
+        ),
+        # a broad opposite (a pole of a scale) counts where it is attached to the same words
+        (
+            "The dark matter becomes relativistic very late.",
+            "It becomes relativistic very early.",
+            "direction",
+        ),
+        (
+            "Quicker workers handle more tasks.",
+            "The master moves work off machines with slow disks in the cluster; so faster "
+            "workers handle more tasks.",
+            "",
+        ),
+        (
+            "Adding acceptors diminishes solubility.",
+            "Adding acceptors increases solubility.",
+            "direction",
+        ),
+        # opposites by form
+        (
+            "The solution is stable at high load.",
+            "The solution is unstable at high load.",
+            "direction",
+        ),
+        (
+            "The particles are relativistic at decoupling.",
+            "The particles are non-relativistic at decoupling.",
+            "direction",
+        ),
+        ("Models overestimate the mass.", "Models underestimate the mass.", "direction"),
+        # a claim stating both ways, or using an opposite itself, states no direction there
+        (
+            "Metabolites were 1.5 fold higher or lower under heat.",
+            "Metabolites were lower under heat.",
+            "",
+        ),
+        # "without" negates only where the passage negates the same words
+        (
+            "Larger patches come without better accuracy.",
+            "Larger patches do not improve accuracy.",
+            "",
+        ),
+        (
+            "Without backup tasks the sort runs longer.",
+            "With backups disabled the sort runs longer.",
+            "",
+        ),
+        # "barely" negates like "not"
+        (
+            "Moving a few points barely shifts the centers.",
+            "Moving a few points should not change the centers.",
+            "",
+        ),
     ],
 )
 def test_conflicts(claim: str, passage: str, kind: str) -> None:
@@ -60,3 +124,11 @@ def test_a_finding_the_passage_does_not_state() -> None:
     assert unstated(fold("The sort runs slower without backups."), same_sense) == ()
     bound = fold("The library holds more than 100 papers.")  # a bound: the number check's
     assert unstated(bound, stems_of(fold("It holds 120 papers."))) == ()
+
+
+def test_phrasal_verbs_state_a_direction() -> None:
+    claim = fold("Partial combining slows down certain operations.")
+    assert conflict_of(claim, fold("Partial combining speeds up certain operations.")).startswith(
+        "direction"
+    )
+    assert unstated(fold("Recovery is faster."), stems_of(fold("It speeds up recovery."))) == ()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from research_assistant.quantities import agree, counterpart, quantities
+from research_assistant.quantities import agree, agrees_any, counterpart, quantities
 
 
 def one(text: str, **kw: bool) -> tuple[float, float, float, str]:
@@ -94,6 +94,10 @@ def test_agreement_within_the_claims_precision(claim: str, evidence: str, same: 
     (c,) = quantities(claim)
     (e,) = quantities(evidence, small_words=True)
     assert agree(c, e) is same
+    # the checker's one-loop form says the same, alone and among other numbers
+    others = quantities("7 nodes, 0.3 s and 12%", small_words=True)
+    assert agrees_any(c, (e,)) is same
+    assert agrees_any(c, (*others, e)) is any(agree(c, x) for x in (*others, e))
 
 
 def test_counterpart_is_the_number_in_the_same_role() -> None:

@@ -135,8 +135,9 @@ def test_development_claims_in_sample(corpus_lib: Library) -> None:
     accuracy, leaked, table = scores(corpus_lib, labelled_set.DEVELOPMENT)
     assert leaked == [] and accuracy >= 0.98
     accuracy, leaked, table = scores(corpus_lib, GROUPS)
-    assert accuracy >= 0.84 and leaked == []
-    assert table["paraphrase"][0] >= 19
+    assert accuracy >= 0.9 and leaked == []  # 135 / 149 measured (dev2- rows included)
+    assert table["paraphrase"][0] >= 42
+    assert table["flipped"][0] >= 53
     assert table["number_words (false)"][0] == table["number_words (false)"][1]
     assert table["number_notation (false)"][0] == table["number_notation (false)"][1]
     assert table["wrong_paper"][0] == table["wrong_paper"][1]

@@ -4,61 +4,51 @@
 so do "X outperforms Y" and "X underperforms Y", and "does" and "does not". These checks read
 the claim and the passage as words and report a contradiction; the verifier never lets a
 similarity score override one.
+
+A direction word of the claim is contradicted by an opposite in the passage (``lexicon``: curated
+pairs, the poles of a scale, opposites by form) that is attached to what the claim's word is
+attached to: the content words near both are compared, so that "fewer bytecodes ... more
+opportunities" contradicts "more bytecodes", while "negative sampling" says nothing of "positive
+PMI weighting". Names are read in ``names``, swapped comparisons in ``reversal``.
 """
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
+from research_assistant.check.lexicon import (
+    CURATED,
+    PARTICLES,
+    PHRASAL,
+    SAME,
+    direction_stems,
+    finding_stems,
+    opposites_of,
+    word_opposites,
+)
+from research_assistant.check.names import names_in
+from research_assistant.check.reversal import COMPARATIVES, reversed_sides
 from research_assistant.terms import stem
 from research_assistant.text import STOPWORDS
 
-__all__ = ["Reading", "conflict_of", "may_conflict", "names_in", "stems_of", "unstated"]
+__all__ = [
+    "Reading",
+    "conflict_of",
+    "finding_senses",
+    "may_conflict",
+    "names_in",
+    "stems_of",
+    "unstated",
+]
 
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 _NEGATION = frozenset(
     "not no never none neither nor cannot can't don't doesn't didn't isn't aren't wasn't weren't "
-    "won't unable nothing nobody".split()
+    "won't unable nothing nobody barely hardly scarcely".split()
 )
 _SCOPE = 4  # words after a negation that it governs
 _FAIL = frozenset({"fail", "fails", "failed", "failing"})  # "fails to converge" negates
-# Words that order two sides ("A outperforms B", "A is faster than B"): swapping the sides
-# reverses the finding. "by" after one ("outperformed by") swaps them back.
-_COMPARATIVES = frozenset(
-    stem(w) for w in "outperform beat surpass exceed than superior inferior dominate prefer".split()
-)
-_SIDE = 6  # words either side of a comparative that name its two sides
-# Opposite directions, as words (stemmed below); each contradicts the words paired with it.
-_OPPOSITES = [
-    ("increase", "decrease"), ("increase", "reduce"), ("increase", "lower"), ("rise", "fall"),
-    ("rise", "drop"), ("grow", "shrink"), ("gain", "loss"), ("higher", "lower"),
-    ("more", "fewer"), ("more", "less"), ("larger", "smaller"), ("greater", "smaller"),
-    ("greater", "less"), ("bigger", "smaller"), ("faster", "slower"), ("longer", "shorter"),
-    ("better", "worse"), ("improve", "degrade"), ("improve", "worsen"),
-    ("outperform", "underperform"), ("above", "below"), ("before", "after"),
-    ("earlier", "later"), ("most", "least"), ("maximum", "minimum"), ("positive", "negative"),
-    ("positively", "negatively"), ("strong", "weak"), ("stronger", "weaker"), ("high", "low"),
-    ("success", "failure"), ("accept", "reject"), ("accelerate", "decelerate"),
-    ("wider", "narrower"), ("heavier", "lighter"), ("older", "younger"), ("exceed", "below"),
-    ("overestimate", "underestimate"), ("warm", "cool"), ("hotter", "colder"),
-    ("easier", "harder"), ("cheaper", "expensive"), ("simpler", "complex"), ("well", "poorly"),
-    ("good", "bad"), ("best", "worst"), ("enhance", "impair"), ("promote", "inhibit"),
-    ("support", "contradict"), ("agree", "disagree"), ("consistent", "inconsistent"),
-    ("significant", "insignificant"), ("stable", "unstable"), ("above", "under"),
-    ("win", "lose"), ("faster", "longer"), ("quicker", "longer"), ("slower", "shorter"),
-    ("sooner", "later"), ("sooner", "longer"), ("sooner", "slower"), ("quicker", "slower"),
-    ("shorten", "lengthen"), ("increase", "drop"), ("raise", "lower"), ("raise", "reduce"),
-    ("boost", "reduce"), ("boost", "lower"), ("superior", "inferior"), ("maximize", "minimize"),
-    ("expand", "contract"), ("strengthen", "weaken"), ("help", "hurt"), ("benefit", "harm"),
-    ("advantage", "disadvantage"), ("efficient", "inefficient"), ("accurate", "inaccurate"),
-    ("likely", "unlikely"), ("possible", "impossible"), ("include", "exclude"),
-    ("present", "absent"), ("upregulate", "downregulate"), ("overexpress", "underexpress"),
-    ("activate", "inhibit"), ("speedup", "slowdown"), ("cheaper", "costlier"),
-]  # fmt: skip
-_OPPOSITE: dict[str, set[str]] = {}
-for _a, _b in _OPPOSITES:
-    _OPPOSITE.setdefault(stem(_a), set()).add(stem(_b))
-    _OPPOSITE.setdefault(stem(_b), set()).add(stem(_a))
 # Irregular past forms the stemmer leaves alone.
 _IRREGULAR = {
     "rose": "rise",
@@ -72,122 +62,194 @@ _IRREGULAR = {
     "won": "win",
     "lost": "lose",
 }
-# Capitalised words that are not names: sentence openers, months, common nouns in titles.
-_NOT_NAMES = frozenset(
-    "the a an this that these those we our in on at for with by from as it its they their "
-    "however moreover furthermore thus therefore although while when where which because since "
-    "table figure fig section eq equation appendix january february march april may june july "
-    "august september october november december i ii iii iv and or but if".split()
-)
-_NAME = re.compile(r"\b(?:[A-Z][a-z]*[A-Z][\w-]*|[A-Z]{2,}[\w-]*|[A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b")
+_DIRECTIONS = direction_stems()
+_ATTACH = 5  # content words either side of a direction word that say what it is about
+_MIN_FORM = 5  # letters of a word whose opposite by form ("unstable") is looked for
 
 
 def _words(folded: str) -> list[str]:
-    return [_IRREGULAR.get(w, w) for w in _TOKEN.findall(folded)]
+    words = [_IRREGULAR.get(w, w) for w in _TOKEN.findall(folded)]
+    if "non" not in words and PARTICLES.isdisjoint(words):
+        return words
+    out: list[str] = []
+    for w in words:
+        if out and out[-1] == "non":  # "non-linear" is one word, the opposite of "linear"
+            out[-1] = "non" + w
+        elif out and w in PARTICLES and (stem(out[-1]), w) in PHRASAL:
+            out[-1] = PHRASAL[stem(out[-1]), w]
+        else:
+            out.append(w)
+    return out
 
 
-def _negated(words: list[str]) -> set[str]:
-    """Stems of the content words a negation governs."""
+class _Flip(NamedTuple):
+    """A direction word of a claim and what would say it the other way round."""
+
+    pos: int
+    stem: str
+    curated: frozenset[str]  # opposite stems that contradict where loosely attached
+    broad: frozenset[str]  # opposite stems that contradict where closely attached
+    forms: frozenset[str]  # opposite words by form ("unstable"), closely attached
+    at: int  # content words before it (what it is attached to is read only when needed)
+
+
+def _content(words: list[str], stems: list[str]) -> tuple[list[str], list[int]]:
+    """The content stems in order (no stopwords, no direction words), and per word how many
+    of them stand before it: distances count content words, not "the" and "of"."""
+    content: list[str] = []
+    before: list[int] = []
+    for w, x in zip(words, stems, strict=True):
+        before.append(len(content))
+        if w not in STOPWORDS and (len(w) > 2 or w.isdigit()) and x not in _DIRECTIONS:
+            content.append(x)
+    return content, before
+
+
+def _near(content: list[str], at: int) -> dict[str, int]:
+    """Content stems within ``_ATTACH`` content words of a non-content word with ``at`` content
+    words before it, by distance."""
+    near: dict[str, int] = {}
+    for k in range(max(0, at - _ATTACH), min(len(content), at + _ATTACH)):
+        d = at - k if k < at else k - at + 1
+        if d < near.get(content[k], _ATTACH + 1):
+            near[content[k]] = d
+    return near
+
+
+_JOINS = frozenset({"or", "and", "nor", "to", "versus", "vs"})
+
+
+def _both_ways(words: list[str], stems: list[str], i: int, opposite: frozenset[str]) -> bool:
+    """Whether the word is joined to its opposite ("higher or lower", "rise and fall", "from
+    low to high"): the claim states no direction on that scale."""
+    after = i + 2 < len(words) and words[i + 1] in _JOINS and stems[i + 2] in opposite
+    before = i >= 2 and words[i - 1] in _JOINS and stems[i - 2] in opposite
+    return after or before
+
+
+def _flips_of(words: list[str], stems: list[str], before: list[int]) -> tuple[_Flip, ...]:
+    """The claim's words that something could say the other way round."""
+    out = []
+    own = set(stems)
+    for i, (w, s) in enumerate(zip(words, stems, strict=True)):
+        curated, broad = opposites_of(s)
+        if _both_ways(words, stems, i, curated | broad):  # "higher or lower"
+            continue
+        # an opposite the claim uses itself ("more bytecodes means lower cost") contradicts
+        # nothing in a passage that uses it too
+        curated, broad = curated - own, broad - own
+        forms = word_opposites(w) if len(w) >= _MIN_FORM and w not in STOPWORDS else frozenset()
+        if curated or broad or forms:
+            out.append(_Flip(i, s, curated, broad, forms, before[i]))
+    return tuple(out)
+
+
+def _negated(words: list[str], negations: frozenset[str] | None = None) -> set[str]:
+    """Stems of the content words a negation governs (``negations``: other negating words)."""
     out: set[str] = set()
     for i, w in enumerate(words):
-        failed = w in _FAIL and i + 1 < len(words) and words[i + 1] == "to"
-        if w in _NEGATION or w.endswith("n't") or failed:
+        if negations is not None:
+            hit = w in negations
+        else:
+            failed = w in _FAIL and i + 1 < len(words) and words[i + 1] == "to"
+            hit = w in _NEGATION or w.endswith("n't") or failed
+        if hit:
             out.update(stem(x) for x in words[i + 1 : i + 1 + _SCOPE] if len(x) > 2)
     return out
+
+
+# Words that negate what follows only sometimes ("without backup tasks" is a setting, not a
+# denial): they count where the other side negates the same words ("without making accuracy
+# better" states "does not improve accuracy"), and never make a contradiction on their own.
+_SOFT_NEGATION = frozenset({"without", "lack", "lacks", "lacking"})
 
 
 class Reading:
     """A text read once for these checks: its words, their stems, and the stems a negation
     governs. The checker keeps one per passage sentence, so a check reads only its claim."""
 
-    __slots__ = ("negated", "stem_set", "stems", "words")
+    __slots__ = (
+        "_content",
+        "_flips",
+        "_keys",
+        "negated",
+        "soft_negated",
+        "stem_set",
+        "stems",
+        "word_set",
+        "words",
+    )
 
     def __init__(self, folded: str) -> None:
         self.words = _words(folded)
         self.stems = [stem(w) for w in self.words]
         self.stem_set = set(self.stems)
+        self.word_set = set(self.words)
         self.negated = _negated(self.words)
+        self.soft_negated = _negated(self.words, _SOFT_NEGATION)
+        self._flips: tuple[_Flip, ...] | None = None
+        self._keys: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+        self._content: tuple[list[str], list[int]] | None = None
+
+    @property
+    def content(self) -> tuple[list[str], list[int]]:
+        if self._content is None:
+            self._content = _content(self.words, self.stems)
+        return self._content
+
+    @property
+    def flips(self) -> tuple[_Flip, ...]:
+        """Its direction words with their opposites (read for claims only, once)."""
+        if self._flips is None:
+            flips = _flips_of(self.words, self.stems, self.content[1])
+            stems = frozenset().union(*(f.curated | f.broad for f in flips))
+            self._keys = (stems, frozenset().union(*(f.forms for f in flips)))
+            self._flips = flips
+        return self._flips
+
+    def may_oppose_stems(self, stems: set[str]) -> bool:
+        self.flips  # noqa: B018 -- fills _keys
+        return not self._keys[0].isdisjoint(stems) or bool(self._keys[1])
+
+    def may_oppose(self, p: Reading) -> bool:
+        """Whether the passage holds any opposite of the claim's direction words: most
+        sentences hold none, and are passed over at the cost of two set intersections."""
+        self.flips  # noqa: B018 -- fills _keys
+        stems, words = self._keys
+        return not stems.isdisjoint(p.stem_set) or not words.isdisjoint(p.word_set)
 
 
 def _read(text: str | Reading) -> Reading:
     return text if isinstance(text, Reading) else Reading(text)
 
 
-def _sides(
-    words: list[str], stems: list[str], shared: set[str]
-) -> list[tuple[set[str], set[str], set[str]]]:
-    """Per comparative of the text: its stem and the shared content stems before and after."""
-    out = []
-    for i, s in enumerate(stems):
-        if s not in _COMPARATIVES:
-            continue
-        before = {x for x in stems[max(0, i - _SIDE) : i] if x in shared}
-        after = {x for x in stems[i + 1 : i + 1 + _SIDE] if x in shared}
-        if i + 1 < len(words) and words[i + 1] == "by":  # passive: the sides swap
-            before, after = after, before
-        out.append(({s}, before - after, after - before))
-    return out
-
-
-def _reversed(claim: Reading, passage: Reading, shared: set[str]) -> str:
-    """The comparative whose two sides the passage swaps ("B outperforms A" for "A outperforms
-    B"), else ""."""
-    if not claim.stem_set & _COMPARATIVES:
-        return ""
-    cw = claim.words
-    shared = {s for s in shared if len(s) > 2 and s not in STOPWORDS and s not in _COMPARATIVES}
-    claim_sides = _sides(cw, claim.stems, shared)
-    if not claim_sides:
-        return ""
-    passage_sides = _sides(passage.words, passage.stems, shared)
-    for mark, left, right in claim_sides:
-        for other, pleft, pright in passage_sides:
-            if mark == other and left & pright and right & pleft:
-                ours, theirs = sorted(left & pright)[0], sorted(right & pleft)[0]
-                word = _surface(cw, next(iter(mark)))
-                return f"{word}: {_surface(cw, ours)} vs {_surface(cw, theirs)}"
-    return ""
-
-
-def may_conflict(claim_stems: set[str], passage_stems: set[str]) -> bool:
+def may_conflict(claim: Reading, passage_stems: set[str]) -> bool:
     """Whether the passage holds an opposite of a direction word of the claim, or shares one of
     its comparatives: worth reading in full with ``conflict_of``."""
-    if claim_stems & passage_stems & _COMPARATIVES:
+    if claim.stem_set & passage_stems & COMPARATIVES:
         return True
-    return any((o := _OPPOSITE.get(s)) and o & passage_stems for s in claim_stems)
+    if not claim.may_oppose_stems(passage_stems):
+        return False
+    return any(
+        (f.curated | f.broad) & passage_stems
+        or (f.forms and {stem(w) for w in f.forms} & passage_stems)
+        for f in claim.flips
+    )
 
 
-# Direction words that carry a finding (a change or a comparison), which a supporting passage
-# must state; superlatives and adjectives ("best", "high", "strong") describe, and are left out.
-_FINDINGS = frozenset(
-    stem(w)
-    for w in (
-        "increase decrease reduce lower rise fall drop grow shrink higher more fewer less larger "
-        "smaller greater bigger faster slower longer shorter better worse improve degrade worsen "
-        "outperform underperform positive negative exceed overestimate underestimate accelerate "
-        "decelerate enhance impair promote inhibit sooner quicker shorten lengthen raise boost "
-        "superior inferior upregulate downregulate"
-    ).split()
-)
+def finding_senses(claim: Reading) -> frozenset[str]:
+    """Every stem that states one of the claim's finding words (the word, or one of its sense):
+    a passage holding none of them does not state the finding."""
+    findings = finding_stems()
+    out: set[str] = set()
+    for s in claim.stem_set & findings:
+        out |= _senses(s)
+    return frozenset(out)
 
 
-# Words of one sense: a passage stating any of them states the finding of a claim using another
-# ("the sort ran 44% longer" is stated by "took 44% more time"... only as far as listed here).
-_SENSES = [
-    "increase rise grow gain raise boost higher more larger greater bigger enhance exceed expand "
-    "climb jump soar elevate amplify add up",
-    "decrease reduce lower fall drop decline shrink less fewer smaller cut diminish lessen slash "
-    "dip attenuate suppress down",
-    "faster quicker sooner speedup accelerate shorter shorten",
-    "slower longer later slowdown decelerate lengthen",
-    "better improve outperform superior beat surpass enhance exceed",
-    "worse degrade worsen underperform inferior impair hurt",
-]
-_SAME: dict[str, set[str]] = {}
-for _group in _SENSES:
-    _stems = {stem(w) for w in _group.split()}
-    for _s in _stems:
-        _SAME.setdefault(_s, set()).update(_stems)
+def _senses(s: str) -> set[str]:
+    same = {x for o in CURATED.get(s, ()) for x in CURATED.get(o, ())}
+    return same | SAME.get(s, set()) | {s}
 
 
 def unstated(claim: str | Reading, passage_stems: set[str]) -> tuple[str, ...]:
@@ -196,20 +258,19 @@ def unstated(claim: str | Reading, passage_stems: set[str]) -> tuple[str, ...]:
     "decrease"): a passage without them is on the topic but does not state the finding. A
     bound on a number ("more than 100") is the number check's."""
     reading = _read(claim)
-    if not reading.stem_set & _FINDINGS:
+    findings = finding_stems()
+    if not reading.stem_set & findings:
         return ()
     words = reading.words
     out: list[str] = []
     seen: set[str] = set()
     for i, (w, s) in enumerate(zip(words, reading.stems, strict=True)):
-        if s not in _FINDINGS or s in passage_stems or s in seen:
+        if s not in findings or s in passage_stems or s in seen:
             continue
         seen.add(s)
         if words[i + 1 : i + 2] == ["than"] and words[i + 2 : i + 3] and words[i + 2][0].isdigit():
             continue
-        same = {x for o in _OPPOSITE.get(s, ()) for x in _OPPOSITE.get(o, ())}
-        same |= _SAME.get(s, set())
-        if not same & passage_stems:
+        if not _senses(s) & passage_stems:
             out.append(w)
     return tuple(out)
 
@@ -219,33 +280,101 @@ def stems_of(folded: str) -> set[str]:
     return Reading(folded).stem_set
 
 
-def conflict_of(claim: str | Reading, passage: str | Reading) -> str:
+def conflict_of(
+    claim: str | Reading,
+    passage: str | Reading,
+    *,
+    attached: bool = False,
+    beside: Reading | None = None,
+) -> str:
     """Why the passage contradicts the claim ("negation: passage not", "direction: faster vs
     slower" (the claim's word, the passage's), "reversal: than: A vs B"), else "". Each side is
-    a folded text or its Reading."""
+    a folded text or its Reading. ``attached``: the passage is a sentence beside the one of its
+    window closest to the claim (``beside``), where an opposite must be closely attached."""
     c, p = _read(claim), _read(passage)
     cw, pw = c.words, p.words
     claim_stems, passage_stems = c.stem_set, p.stem_set
     shared = claim_stems & passage_stems
-    claim_neg = c.negated & shared
-    passage_neg = p.negated & shared
+    claim_neg = c.negated & shared or c.soft_negated & p.negated & shared
+    passage_neg = p.negated & shared or p.soft_negated & c.negated & shared
     if bool(claim_neg) != bool(passage_neg):
         side = "passage" if passage_neg else "claim"
         return f"negation: {side} {_negation_word(pw if passage_neg else cw)}"
-    reversal = _reversed(c, p, shared)
-    for s in sorted(claim_stems - passage_stems):
-        opposite = _OPPOSITE.get(s)
-        if opposite and opposite & passage_stems:
+    reversal = reversed_sides((c.words, c.stems), (p.words, p.stems), shared)
+    for f in c.flips if c.may_oppose(p) else ():
+        other = _opposed(f, c, p, attached, beside)
+        if other:
             if reversal:  # "B is slower than A" for "A is faster than B": the same finding
                 return ""
-            other = sorted(opposite & passage_stems)[0]
-            return f"direction: {_surface(cw, s)} vs {_surface(pw, other)}"
+            return f"direction: {cw[f.pos]} vs {other}"
     return f"reversal: {reversal}" if reversal else ""
 
 
-def _surface(words: list[str], s: str) -> str:
-    """The word as written whose stem is ``s``: explanations quote words, not stems."""
-    return next((w for w in words if stem(w) == s), s)
+def _opposed(
+    f: _Flip, c: Reading, p: Reading, attached: bool = False, beside: Reading | None = None
+) -> str:
+    """The passage's word that says the claim's direction word ``f`` the other way round, else
+    "". It must stand near the words the claim's word is attached to: loosely for a curated
+    opposite where the passage does not also state the claim's way, closely for a broad one;
+    and more closely than the claim's way, in the passage and in the window's sentence closest
+    to the claim (``beside``; ``attached``: the passage is such a neighbouring sentence)."""
+    opposite = (f.curated | f.broad) & p.stem_set
+    forms = f.forms & p.word_set
+    if not opposite and not forms:
+        return ""
+    # the claim's way: its word itself when the passage uses it, else one of the same sense
+    # (but not one the claim uses for something else: "the [Expand] action" for "increases")
+    same = SAME.get(f.stem, set()) - c.stem_set
+    ours = {f.stem} if f.stem in p.stem_set else same & p.stem_set
+    head = _head(c, f.pos)
+    if head and all(
+        (h := _head(p, j)) and h != head
+        for j, (w, x) in enumerate(zip(p.words, p.stems, strict=True))
+        if x in opposite or w in forms
+    ):
+        return ""  # "negative sampling" for "positive PMI": each qualifies something else
+    around = frozenset(_near(c.content[0], f.at))
+    if ours or attached or not f.curated & p.stem_set:
+        theirs = _attached(p, opposite, forms, around)
+        bar = _LOOSELY if f.curated & p.stem_set and not ours else _ATTACHED
+        if theirs < bar or theirs <= _attached(p, ours, frozenset(), around):
+            return ""
+        if beside is not None:  # the sentence of the window closest to the claim
+            way = {f.stem} if f.stem in beside.stem_set else same & beside.stem_set
+            if theirs <= _attached(beside, way, frozenset(), around):
+                return ""
+    elif _attached(p, f.curated, frozenset(), around) < _LOOSELY:
+        return ""  # "negative sampling" says nothing of "positive PMI weighting"
+    return next(w for w, x in zip(p.words, p.stems, strict=True) if x in opposite or w in forms)
+
+
+def _head(r: Reading, i: int) -> str:
+    """The content word right after word ``i`` (what an adjective or verb qualifies), or ""."""
+    if i + 1 >= len(r.words):
+        return ""
+    w, x = r.words[i + 1], r.stems[i + 1]
+    return x if w not in STOPWORDS and len(w) > 2 and x not in _DIRECTIONS else ""
+
+
+# How closely an opposite must stand to the words the claim's word is attached to: the sum of
+# 1/distance (in content words, up to 5) of the words they share. Chosen on the development
+# claims: one shared word next to it, or two a few words away; a curated opposite, half that.
+_ATTACHED = 0.75
+_LOOSELY = 0.5
+
+
+def _attached(
+    p: Reading, stems: set[str] | frozenset[str], words: frozenset[str], around: frozenset[str]
+) -> float:
+    """How closely the passage's best-attached word among ``stems`` or ``words`` stands to the
+    words ``around`` (each shared word counts 1/distance in content words)."""
+    best = 0.0
+    content, before = p.content
+    for j, (w, x) in enumerate(zip(p.words, p.stems, strict=True)):
+        if x in stems or w in words:
+            near = _near(content, before[j])
+            best = max(best, sum(1 / d for t, d in near.items() if t in around))
+    return best
 
 
 def _negation_word(words: list[str]) -> str:
@@ -255,16 +384,3 @@ def _negation_word(words: list[str]) -> str:
         if w in _FAIL and words[i + 1 : i + 2] == ["to"]:
             return f"{w} to"
     return "not"
-
-
-def names_in(claim: str) -> tuple[str, ...]:
-    """Names the claim uses (systems, methods, places, people; not its sentence opener)."""
-    out = []
-    for m in _NAME.finditer(claim):
-        word = m.group()
-        starts_sentence = m.start() == 0 or claim[: m.start()].rstrip().endswith((".", ":", "!"))
-        mixed = any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word)
-        if word.lower() in _NOT_NAMES or (starts_sentence and not mixed):
-            continue
-        out.append(word)
-    return tuple(dict.fromkeys(out))

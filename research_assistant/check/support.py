@@ -8,10 +8,10 @@ an embedder is passed in, the cosine similarity of the two (paraphrase). Hard ch
 for a contradiction that no similarity may override: a number of the claim that the window
 states differently (read as values by ``quantities``), a negation on one side only, a direction
 word whose opposite the window uses (increase/decrease, outperforms/underperforms), the two
-sides of a comparison swapped, a name the cited passages never mention. Windows that may say the
-claim the other way round are read even when others cover more; a window that does not state
-the claim's finding word is reported (``Support.unstated``), and one stating all of the claim's
-numbers anchors it (``Support.anchored``). Each chunk is read once (``passages``).
+sides of a comparison swapped, a name the cited passages never use (nor spell out). Windows that
+say the claim's finding either way are read even when others cover more; one that does not state
+it is reported (``Support.unstated``), one stating all of the claim's numbers anchors it
+(``Support.anchored``). Each chunk is read once, each paper indexed once (``passages``).
 """
 
 from __future__ import annotations
@@ -24,14 +24,16 @@ from typing import NamedTuple
 
 from rapidfuzz import fuzz
 
+from research_assistant.check.names import names_in, spelt_out
 from research_assistant.check.passages import (
     CACHE,
     DIGITS,
-    Prepared,
+    Paper,
     Sentence,
     anchoring,
     clear_cache,
     folded_text,
+    paper_of,
     prepare,
     prepared,
     replaced,
@@ -43,12 +45,12 @@ from research_assistant.check.passages import (
 from research_assistant.check.polarity import (
     Reading,
     conflict_of,
+    finding_senses,
     may_conflict,
-    names_in,
     unstated,
 )
 from research_assistant.models import Chunk
-from research_assistant.quantities import Quantity, agree, counterpart, quantities
+from research_assistant.quantities import Quantity, agrees_any, counterpart, quantities
 from research_assistant.terms import term_list, terms
 from research_assistant.text import LINE_HYPHEN, fold
 
@@ -59,9 +61,12 @@ _WINDOWS_SCORED = 4  # windows per claim that reach rapidfuzz and the embedder
 _LEAD_IN = 2  # sentences before one stating the claim's numbers that may name its subject
 _NEAR = 2  # sentences either side of a window where a claim's number may also be stated
 _NUMBER_PICK = 0.5  # how much a window holding the claim's numbers as written counts in the pick
+_NAME_WORDS = 3  # an ignored name this short is a person's ("van Stokkum"), not a title
 _FUZZ_CHARS = 160  # rapidfuzz sees at most this much of a claim (5x of a span): cost ~ product
 # Weights of the signals, chosen on the development claims (see verify.SUPPORT_THRESHOLD).
 W_COVER, W_FUZZ, W_SEMANTIC = 0.5, 0.1, 0.4
+# rapidfuzz costs ~0.1 ms a window: skipped where even a perfect ratio leaves the score under
+_FUZZ_WORTH = 0.22  # the lowest any verdict above unsupported needs (MANY_ANCHORED_THRESHOLD)
 
 
 @dataclass(frozen=True)
@@ -87,6 +92,8 @@ class Support:
     conflict: str = ""  # why the span contradicts the claim; "" when nothing does
     absent: tuple[str, ...] = ()  # names in the claim that no cited passage mentions
     unstated: tuple[str, ...] = ()  # the claim's direction words the span does not state
+    # the window's numbers, kept to name the counterparts of the shown support only
+    evidence_numbers: tuple[Quantity, ...] = field(default=(), repr=False, compare=False)
     anchored: int = 0  # how many numbers of the claim the span states, when it states them all
     # and they are specific (two or more, or one with a unit or three significant digits)
     cover: float = 0.0
@@ -95,19 +102,22 @@ class Support:
 
 
 def _overlap(
-    want: frozenset[str], digits: frozenset[str], prepped: Sequence[Prepared], ctx: Context
+    want: frozenset[str], digits: frozenset[str], paper: Paper, ctx: Context
 ) -> list[tuple[float, int]]:
     """Per chunk: the weight of the claim's terms it holds, raised by the claim's numbers as
     written that it holds; and minus its index (ties go to the earlier chunk)."""
-    weight = {t: ctx.weight(t) for t in want}
-    out = []
-    for i, p in enumerate(prepped):
-        shared = want & p.terms
-        score = sum(map(weight.__getitem__, shared)) if shared else 0.0
-        if score and digits:
-            score *= 1 + _NUMBER_PICK * share(digits, p.text)
-        out.append((score, -i))
-    return out
+    scores = [0.0] * len(paper.prepped)
+    for t in want:
+        posting = paper.postings.get(t)
+        if posting:
+            w = ctx.weight(t)
+            for i in posting:
+                scores[i] += w
+    if digits:
+        for i, score in enumerate(scores):
+            if score:
+                scores[i] = score * (1 + _NUMBER_PICK * share(digits, paper.prepped[i].text))
+    return [(score, -i) for i, score in enumerate(scores) if score]
 
 
 def nearest_chunks(
@@ -118,7 +128,7 @@ def nearest_chunks(
     ctx = ctx or Context()
     want = frozenset(term_list(claim))
     digits = frozenset(DIGITS.findall(LINE_HYPHEN.sub("", claim)))
-    overlap = _overlap(want, digits, [prepared(c) for c in chunks], ctx)
+    overlap = _overlap(want, digits, paper_of(chunks), ctx)
     return [chunks[-i] for score, i in heapq.nlargest(k, overlap) if score > 0]
 
 
@@ -126,7 +136,8 @@ class _Window(NamedTuple):  # a tuple, not a frozen dataclass: dozens are made p
     cover: float
     chunk: Chunk
     sentences: tuple[Sentence, ...]
-    context: tuple[Sentence, ...] = ()  # the sentences around it, for numbers only
+    pool: Sequence[Sentence] = ()  # the chunk's sentences; those around it, for numbers only,
+    near: tuple[int, int, int, int] = (0, 0, 0, 0)  # are pool[a:b] and pool[c:d]
     lead_in: int = 0  # leading sentences that name the subject only: numbers are not read there
 
 
@@ -142,15 +153,20 @@ def best_support(
     citation leaves in the claim and the passages need not repeat."""
     ctx = ctx or Context()
     want = frozenset(term_list(claim))
+    # a narrative citation's names ("Gal et al. (2009) report ...") are no evidence: a passage
+    # citing the author's earlier work would share the rarest term of the claim
+    cited = {t for n in ignore_names if 0 < len(n.split()) <= _NAME_WORDS for t in term_list(n)}
+    want = want - cited or want
     if not want or not chunks:
         return Support(0.0, None, "")
     total = sum(ctx.weight(t) for t in want)
-    prepped = [prepared(c) for c in chunks]
+    paper = paper_of(chunks)
+    prepped = paper.prepped
     claim_text = LINE_HYPHEN.sub("", claim)
     # The claim's numbers as written pick windows too: "44%" finds its sentence when the words
     # around it are the writer's own.
     digits = frozenset(DIGITS.findall(claim_text))
-    overlap = _overlap(want, digits, prepped, ctx)
+    overlap = _overlap(want, digits, paper, ctx)
     claim_numbers = quantities(claim_text)
     windows: list[tuple[float, int, _Window]] = []
     weight = {t: ctx.weight(t) for t in want}
@@ -168,30 +184,30 @@ def best_support(
         else:
             hits = [stated(claim_numbers, digits, x) for x in sents]
         for j, sent in enumerate(sents):
+            if not found[j] and not hits[j]:  # nothing of the claim: no window starts here
+                continue  # (one with the next sentence scores as that sentence alone)
             cover = sum(map(weight.__getitem__, found[j])) / total
             pick = cover + _NUMBER_PICK * hits[j]
-            around = tuple(sents[max(0, j - _NEAR) : j] + sents[j + 1 : j + 1 + _NEAR])
-            single = _Window(cover, chunks[-i], (sent,), around)
+            near = (max(0, j - _NEAR), j, j + 1, j + 1 + _NEAR)
+            single = _Window(cover, chunks[-i], (sent,), sents, near)
             windows.append((pick, sent.start - sent.end, single))
             if j + 1 < len(sents) and (found[j + 1] - found[j] or hits[j + 1]):
                 both = sum(map(weight.__getitem__, found[j] | found[j + 1])) / total
                 pick = both + _NUMBER_PICK * max(hits[j], hits[j + 1])
-                around = tuple(sents[max(0, j - _NEAR) : j] + sents[j + 2 : j + 2 + _NEAR])
-                pair = _Window(both, chunks[-i], (sent, sents[j + 1]), around)
+                near = (max(0, j - _NEAR), j, j + 2, j + 2 + _NEAR)
+                pair = _Window(both, chunks[-i], (sent, sents[j + 1]), sents, near)
                 windows.append((pick, sent.start - sents[j + 1].end, pair))
             if hits[j] == 1.0 and j >= _LEAD_IN:  # "This network has 1 256 683 parameters.":
                 # the sentences before it say what "this network" is
                 lead = sents[j - _LEAD_IN : j + 1]
                 terms_of = set().union(*found[j - _LEAD_IN : j + 1])
                 three = sum(map(weight.__getitem__, terms_of)) / total
-                around = tuple(
-                    sents[max(0, j - _LEAD_IN - 1) : j - _LEAD_IN] + sents[j + 1 : j + 2]
-                )
+                near = (max(0, j - _LEAD_IN - 1), j - _LEAD_IN, j + 1, j + 2)
                 windows.append(
                     (
                         three + _NUMBER_PICK,
                         lead[0].start - sent.end,
-                        _Window(three, chunks[-i], tuple(lead), around, _LEAD_IN),
+                        _Window(three, chunks[-i], tuple(lead), sents, near, _LEAD_IN),
                     )
                 )
     if not windows:
@@ -214,19 +230,36 @@ def best_support(
         for _, _, w in top + _contradicting(reading, windows, top)
     ]
     best = _pick(scored)
+    if best.missing:  # the evidence's number in each missing one's role, for the explanation
+        roles = tuple(counterpart(q, best.evidence_numbers) for q in best.missing)
+        best = replace(best, counterparts=roles)
     if names and not best.conflict:  # a name the cited paper never uses: read only when it
         # would decide the verdict (a scan of every passage of the paper)
-        folded_names = [(n, fold(n)) for n in names]
-        absent = tuple(n for n, f in folded_names if not any(f in folded_text(p) for p in prepped))
+        absent = tuple(n for n in names if not _mentioned(n, paper))
         if absent:
             return replace(best, conflict="name", absent=absent)
     return best
+
+
+def _mentioned(name: str, paper: Paper) -> bool:
+    """Whether any passage of the paper uses the name (or spells out its acronym): the chunks
+    holding its terms are read first, the rest only for a name not found there."""
+    folded, prepped = fold(name), paper.prepped
+    postings = [set(paper.postings.get(t, ())) for t in term_list(name)]
+    likely = sorted(set.intersection(*postings)) if postings else []
+    if any(folded in folded_text(prepped[i]) for i in likely):
+        return True
+    return any(folded in folded_text(p) or spelt_out(name, folded_text(p)) for p in prepped)
 
 
 def _pick(scored: list[Support]) -> Support:
     """The support to show among the scored windows."""
     clean = [s for s in scored if not s.conflict]
     best_clean = max(clean, key=lambda s: s.score, default=None)
+    if best_clean is not None and best_clean.unstated:  # one that states the claim's finding
+        stating = max((s for s in clean if not s.unstated), key=lambda s: s.score, default=None)
+        if stating is not None and stating.score >= best_clean.score - _CONFLICT_MARGIN:
+            best_clean = stating
     best_any = max(scored, key=lambda s: s.score)
     # The span that says 1.78 where the claim says 1.71 is the one the reader needs to see,
     # unless another span supports the claim nearly as well without contradicting it. A
@@ -257,15 +290,15 @@ def _contradicting(
     """Windows beyond the top ones that may state the claim's finding the other way round (an
     opposite direction word, a comparison of the same two sides): "cbow outperforms count"
     for a claim that count outperforms cbow is often not the sentence that covers most."""
-    claim_stems = claim.stem_set
     floor = _CONTRADICTING_COVER * max(w.cover for _, _, w in top)
+    senses = finding_senses(claim)  # a window stating the claim's finding is read too
     chosen = {id(w) for _, _, w in top}
     found = [
         x
         for x in windows
         if id(x[2]) not in chosen
         and x[2].cover >= floor
-        and any(may_conflict(claim_stems, s.stems) for s in x[2].sentences)
+        and any(may_conflict(claim, s.stems) or senses & s.stems for s in x[2].sentences)
     ]
     return heapq.nlargest(_CONTRADICTING, found, key=lambda x: x[:2])
 
@@ -286,25 +319,28 @@ def _score(
     elsewhere: Callable[[Quantity], bool],
 ) -> Support:
     span = w.chunk.text[w.sentences[0].start : w.sentences[-1].end]
-    folded = " ".join(x.folded for x in w.sentences)
-    # partial_ratio of unrelated prose is ~50: only the part above that is evidence
-    ratio = fuzz.partial_ratio(folded_claim[:_FUZZ_CHARS], folded[: 5 * _FUZZ_CHARS])
-    fuzz_part = max(0.0, ratio - 50) / 50
     semantic = 0.0
     if ctx.similarity is not None:
         window_text = " ".join(x.text for x in w.sentences)
         semantic = max(0.0, ctx.similarity(claim, window_text))
+    fuzz_part = 0.0
+    if W_COVER * w.cover + W_SEMANTIC * semantic + W_FUZZ >= _FUZZ_WORTH:
+        folded = " ".join(x.folded for x in w.sentences)
+        # partial_ratio of unrelated prose is ~50: only the part above that is evidence
+        ratio = fuzz.partial_ratio(
+            folded_claim[:_FUZZ_CHARS], folded[: 5 * _FUZZ_CHARS], score_cutoff=50
+        )
+        fuzz_part = max(0.0, ratio - 50) / 50
     score = W_COVER * w.cover + W_FUZZ * fuzz_part + W_SEMANTIC * semantic
     evidence = tuple(q for x in w.sentences[w.lead_in :] for q in x.quantities)
-    missing = tuple(q for q in claim_numbers if not any(agree(q, e) for e in evidence))
+    missing = tuple(q for q in claim_numbers if not agrees_any(q, evidence))
     if missing and not w.lead_in:  # a number may sit in a neighbouring sentence of the same
         # passage, unless the window states another number in its place ("4 hidden layers" for
         # "5 hidden layers"); a window led in to its numbers' sentence must state them there
-        near = tuple(q for x in w.context for q in x.quantities)
+        a, b, c, d = w.near
+        near = tuple(q for x in (*w.pool[a:b], *w.pool[c:d]) for q in x.quantities)
         missing = tuple(
-            q
-            for q in missing
-            if replaced(q, evidence) or not (any(agree(q, e) for e in near) or elsewhere(q))
+            q for q in missing if replaced(q, evidence) or not (agrees_any(q, near) or elsewhere(q))
         )
     # negation is read in the sentence that shares most with the claim; a direction word or a
     # swapped comparison in any sentence of the window
@@ -312,7 +348,7 @@ def _score(
     conflict = "number" if missing else conflict_of(reading, closest.reading)
     for other in w.sentences:
         if not conflict and other is not closest:
-            found = conflict_of(reading, other.reading)
+            found = conflict_of(reading, other.reading, attached=True, beside=closest.reading)
             conflict = "" if found.startswith("negation") else found
     window_stems = set().union(*(x.stems for x in w.sentences))
     return Support(
@@ -320,7 +356,7 @@ def _score(
         chunk=w.chunk,
         span=span,
         missing=missing,
-        counterparts=tuple(counterpart(q, evidence) for q in missing),
+        evidence_numbers=evidence,
         conflict=conflict,
         unstated=unstated(reading, window_stems),
         anchored=0 if missing else anchoring(claim_numbers, evidence),

@@ -1,0 +1,46 @@
+"""Names a claim uses (pure): systems, methods, places, people; a name the cited paper never
+uses is a contradiction no similarity may override."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+__all__ = ["names_in", "spelt_out"]
+
+# Capitalised words that are not names: sentence openers, months, common nouns in titles.
+_NOT_NAMES = frozenset(
+    "the a an this that these those we our in on at for with by from as it its they their "
+    "however moreover furthermore thus therefore although while when where which because since "
+    "table figure fig section eq equation appendix january february march april may june july "
+    "august september october november december i ii iii iv and or but if".split()
+)
+_NAME = re.compile(r"\b(?:[A-Z][a-z]*[A-Z][\w-]*|[A-Z]{2,}[\w-]*|[A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b")
+
+
+def names_in(claim: str) -> tuple[str, ...]:
+    """Names the claim uses (systems, methods, places, people; not its sentence opener)."""
+    out = []
+    for m in _NAME.finditer(claim):
+        word = m.group()
+        starts_sentence = m.start() == 0 or claim[: m.start()].rstrip().endswith((".", ":", "!"))
+        mixed = any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word)
+        if word.lower() in _NOT_NAMES or (starts_sentence and not mixed):
+            continue
+        out.append(word)
+    return tuple(dict.fromkeys(out))
+
+
+def spelt_out(name: str, folded: str) -> bool:
+    """Whether an acronym of the claim ("SVD") is spelt out in a folded passage ("singular value
+    decomposition"): the writer may abbreviate what the paper writes in full."""
+    pattern = _spelling(name)
+    return pattern is not None and pattern.search(folded) is not None
+
+
+@functools.lru_cache(maxsize=4096)
+def _spelling(name: str) -> re.Pattern[str] | None:
+    if not (2 <= len(name) <= 6 and name.isalpha() and name.isupper()):
+        return None
+    words = r"[\s-]+".join(re.escape(c) + r"\w*" for c in name.lower())
+    return re.compile(rf"\b{words}")

@@ -1,0 +1,59 @@
+"""Comparisons whose two sides a passage swaps (pure): "count outperforms cbow" for a claim
+that cbow outperforms count shares every word with it and holds no opposite word."""
+
+from __future__ import annotations
+
+from research_assistant.terms import stem
+from research_assistant.text import STOPWORDS
+
+__all__ = ["COMPARATIVES", "reversed_sides", "surface"]
+
+# Words that order two sides ("A outperforms B", "A is faster than B"): swapping the sides
+# reverses the finding. "by" after one ("outperformed by") swaps them back.
+COMPARATIVES = frozenset(
+    stem(w) for w in "outperform beat surpass exceed than superior inferior dominate prefer".split()
+)
+_SIDE = 6  # words either side of a comparative that name its two sides
+
+
+def surface(words: list[str], s: str) -> str:
+    """The word as written whose stem is ``s``: explanations quote words, not stems."""
+    return next((w for w in words if stem(w) == s), s)
+
+
+def _sides(
+    words: list[str], stems: list[str], shared: set[str]
+) -> list[tuple[set[str], set[str], set[str]]]:
+    """Per comparative of the text: its stem and the shared content stems before and after."""
+    out = []
+    for i, s in enumerate(stems):
+        if s not in COMPARATIVES:
+            continue
+        before = {x for x in stems[max(0, i - _SIDE) : i] if x in shared}
+        after = {x for x in stems[i + 1 : i + 1 + _SIDE] if x in shared}
+        if i + 1 < len(words) and words[i + 1] == "by":  # passive: the sides swap
+            before, after = after, before
+        out.append(({s}, before - after, after - before))
+    return out
+
+
+def reversed_sides(
+    claim: tuple[list[str], list[str]], passage: tuple[list[str], list[str]], shared: set[str]
+) -> str:
+    """The comparative whose two sides the passage swaps ("B outperforms A" for "A outperforms
+    B"), else "". Each side is its (words, stems)."""
+    cw, cs = claim
+    if COMPARATIVES.isdisjoint(cs):
+        return ""
+    shared = {s for s in shared if len(s) > 2 and s not in STOPWORDS and s not in COMPARATIVES}
+    claim_sides = _sides(cw, cs, shared)
+    if not claim_sides:
+        return ""
+    passage_sides = _sides(*passage, shared)
+    for mark, left, right in claim_sides:
+        for other, pleft, pright in passage_sides:
+            if mark == other and left & pright and right & pleft:
+                ours, theirs = sorted(left & pright)[0], sorted(right & pleft)[0]
+                word = surface(cw, next(iter(mark)))
+                return f"{word}: {surface(cw, ours)} vs {surface(cw, theirs)}"
+    return ""

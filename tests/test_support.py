@@ -1,0 +1,54 @@
+"""support.py and passages.py: what the scorer reads beyond words shared with the claim."""
+
+from __future__ import annotations
+
+from research_assistant.check.passages import paper_of
+from research_assistant.check.support import best_support
+from research_assistant.check.verify import SUPPORT_THRESHOLD
+from research_assistant.models import Chunk
+
+
+def chunk(text: str, i: int = 0, key: str = "k") -> Chunk:
+    return Chunk(f"{key}:1:{i}", key, 1, 0, len(text), text)
+
+
+def test_an_acronym_spelt_out_in_the_paper_is_no_unknown_name() -> None:
+    paper = [chunk("We reduce the space with Singular Value Decom-\nposition to 300 dimensions.")]
+    sup = best_support("The space is reduced with SVD to 300 dimensions.", paper)
+    assert sup.conflict != "name"
+    assert (
+        best_support("The space is reduced with PCA to 300 dimensions.", paper).conflict == "name"
+    )
+
+
+def test_a_narrative_citations_names_do_not_pick_the_passage() -> None:
+    """ "Gal et al. report ..." must find the sentence that says it, not one citing Gal."""
+    paper = [
+        chunk("Trace trees were first proposed by Gal et al. for Java.", 0),
+        chunk("Type specialization using trace trees substantially improves performance.", 1),
+    ]
+    sup = best_support(
+        "Gal et al. report that type specialization with trace trees improves performance.",
+        paper,
+        ignore_names=("Gal",),
+    )
+    assert sup.chunk is paper[1] and sup.score >= SUPPORT_THRESHOLD
+
+
+def test_a_window_stating_the_finding_is_preferred() -> None:
+    paper = [
+        chunk(
+            "Backup tasks were added to the sort benchmark at scale. It ran on 1800 machines.", 0
+        ),
+        chunk("Without backup tasks the sort benchmark took 44% longer.", 1),
+    ]
+    sup = best_support("Without backup tasks the sort benchmark ran slower.", paper)
+    assert sup.chunk is paper[1] and not sup.unstated and not sup.conflict
+
+
+def test_the_paper_index_follows_changed_chunks() -> None:
+    first = [chunk("Bananas are yellow."), chunk("Apples are red.", 1)]
+    assert paper_of(first).postings["banana"] == [0]
+    second = [chunk("Cherries are red."), chunk("Apples are red.", 1)]
+    assert "banana" not in paper_of(second).postings
+    assert paper_of(second).postings["red"] == [0, 1]
