@@ -151,5 +151,14 @@ def test_heldout_claims_never_tuned_on(corpus_lib: Library) -> None:
         assert table[group][0] == table[group][1], group
 
 
-HELDOUT_FLOOR = 0.75  # measured 79 / 104 = 0.760
+HELDOUT_FLOOR = 0.77  # measured 79 / 104 = 0.760, then 81 / 104 = 0.779 (2026-11-23)
 HELDOUT_LEAKS = 5
+
+
+def test_second_heldout_claims_never_tuned_on(corpus_lib: Library) -> None:
+    """heldout/claims_v2.jsonl (V2.md), measured once, on 2026-11-23 at 538fe99: 66 / 93 with
+    6 leaks (docs/BENCHMARKS.md). A floor, not a target."""
+    accuracy, leaked, table = scores(corpus_lib, labelled_set.HELDOUT_V2)
+    assert accuracy >= 0.70 and len(leaked) <= 6
+    for group in ("author_not_in_library", "wrong_paper", "number_notation (false)"):
+        assert table[group][0] == table[group][1], group

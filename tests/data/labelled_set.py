@@ -28,6 +28,7 @@ from research_assistant.results import Citation
 DATA = Path(__file__).resolve().parent
 DEVELOPMENT = DATA / "verification.jsonl"
 HELDOUT = DATA / "heldout" / "claims.jsonl"
+HELDOUT_V2 = DATA / "heldout" / "claims_v2.jsonl"  # the second held-out set (heldout/V2.md)
 EXTRA_BIB = DATA / "verification_extra.bib"
 
 
