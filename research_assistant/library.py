@@ -19,7 +19,6 @@ parsed again), and PDF copies no catalog row points to (a killed ingest's) are r
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 import threading
 import uuid
@@ -32,7 +31,7 @@ from typing import Any
 
 from research_assistant.bib import parse as bibtex
 from research_assistant.bib.edit import Correction, corrected
-from research_assistant.bib.write import to_bibtex
+from research_assistant.bib.write import merged_bib
 from research_assistant.check.resolve import Resolver
 from research_assistant.check.support import Context
 from research_assistant.embed import default_embedder
@@ -55,7 +54,6 @@ from research_assistant.settings import load_settings
 from research_assistant.store import Store
 
 Progress = Callable[[int, int, str], None]  # (done, total, file name)
-_bib_entry = functools.lru_cache(maxsize=100_000)(lambda p: to_bibtex([p]))  # per paper, reused
 CATALOG = "catalog.duckdb"
 log = logging.getLogger(__name__)
 # One change lock per library folder, shared by every Library object of this process that opens
@@ -384,8 +382,7 @@ class Library:
                 remove_inside(path, self.root)
 
     def _write_bib(self, papers: Iterable[Paper]) -> None:
-        text = "\n".join(_bib_entry(p) for p in sorted(papers, key=lambda p: p.key))
-        write_atomic(self.root / "library.bib", text.encode("utf-8"))
+        write_atomic(self.root / "library.bib", merged_bib(papers).encode("utf-8"))
 
     def _remove_orphan_pdfs(self, papers: Iterable[Paper]) -> None:
         """PDF copies no paper points to, and temporary files; only regular files of pdfs/."""

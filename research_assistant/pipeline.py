@@ -24,10 +24,12 @@ from research_assistant.answer.base import (
     Turn,
 )
 from research_assistant.answer.registry import make_answerer
+from research_assistant.bib.write import entry as bib_entry
 from research_assistant.check import coverage, judging, verify
 from research_assistant.check import mentions as cite
 from research_assistant.check.support import nearest_chunks
 from research_assistant.errors import ResearchAssistantError
+from research_assistant.ingest import matching
 from research_assistant.library import Library, LibraryState
 from research_assistant.manuscript.model import CheckedManuscript
 from research_assistant.models import Passage
@@ -71,10 +73,14 @@ def get_judge(backend: str | None = None) -> Judge | None:
 
 def warm(lib: Library) -> None:
     """Prepare the verifier's per-chunk cache and the resolver of the current library state, so
-    that the first questions are as fast as the later ones (the app runs this in a thread)."""
+    that the first questions are as fast as the later ones, and the entries' library.bib text
+    and matching keys, so that the first change is (the app runs this in a thread)."""
     state = lib.state
     _ = state.resolver
     _ = state.support_context  # reads every chunk once: the checker's cache is warm after
+    for paper in state.papers.values():  # what the first change reads of every paper
+        bib_entry(paper)
+    matching.warm(state.papers.values())
 
 
 def _check(

@@ -13,7 +13,7 @@ from research_assistant import store as store_mod
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.library import Library
 from research_assistant.models import Passage
-from research_assistant.pipeline import ask, check_text, export
+from research_assistant.pipeline import ask, check_text, export, warm
 from research_assistant.results import Answer
 from tests.fakes import ScriptedAnswerer
 
@@ -27,6 +27,23 @@ def demo_lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
     lib = Library.open(folder / "lib")
     lib.ingest(demo.build_demo(folder / "src"))
     return lib
+
+
+def test_warm_prepares_what_the_first_question_and_change_read(demo_lib: Library) -> None:
+    """The app's warm-up thread: afterwards the library.bib text and the matching keys of
+    every paper come from the caches (the first ingest into a big library does not make them)."""
+    from research_assistant.bib.write import entry
+    from research_assistant.ingest import matching
+
+    entry.cache_clear()
+    matching._entry_keys.cache_clear()
+    warm(demo_lib)
+    papers = demo_lib.papers()
+    assert entry.cache_info().currsize >= len(papers) > 0
+    assert matching._entry_keys.cache_info().currsize >= 1
+    before = entry.cache_info().misses
+    demo_lib._write_bib(papers)
+    assert entry.cache_info().misses == before  # every entry was warm
 
 
 def test_a_good_answer_is_verified_logged_and_referenced(demo_lib: Library) -> None:

@@ -11,7 +11,7 @@ from research_assistant.bib.fields import VERBATIM_FIELDS
 from research_assistant.bib.names import encode_latex, format_file_field, parse_name
 from research_assistant.models import Name, Paper
 
-__all__ = ["LOCAL_FIELDS", "format_name", "format_names", "to_bibtex"]
+__all__ = ["LOCAL_FIELDS", "entry", "format_name", "format_names", "merged_bib", "to_bibtex"]
 
 _FIELD_NAME = re.compile(r"[A-Za-z_][\w:.+-]*")
 _NOT_WRITTEN = frozenset({"title", "year", "crossref", "file"})
@@ -20,6 +20,17 @@ _NOT_WRITTEN = frozenset({"title", "year", "crossref", "file"})
 LOCAL_FIELDS = frozenset(
     {"file", "pdf", "localfile", "local-url", "bdsk-file-1", "bdsk-file-2", "mendeley-groups"}
 )
+
+
+@lru_cache(maxsize=100_000)
+def entry(paper: Paper) -> str:
+    """One paper's entry of the merged library.bib (cached: rewritten after every change)."""
+    return to_bibtex([paper])
+
+
+def merged_bib(papers: Iterable[Paper]) -> str:
+    """The library's merged library.bib: every paper's entry, by key."""
+    return "\n".join(entry(p) for p in sorted(papers, key=lambda p: p.key))
 
 
 def to_bibtex(papers: Iterable[Paper], *, local: bool = True) -> str:

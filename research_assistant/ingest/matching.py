@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path, PureWindowsPath
 
 from rapidfuzz import fuzz, process
@@ -173,6 +173,13 @@ def _pdf_keys(path: str) -> tuple[set[str], str]:
 # identifiers ---------------------------------------------------------------------------------
 
 
+def warm(papers: Iterable[Paper]) -> None:
+    """Fill the cache of the entries' matching keys (an app does it at start-up, so that its
+    first ingest into a big library does not normalise every entry)."""
+    for p in papers:
+        _entry_keys(p.title, p.doi, p.arxiv_id, p.url)
+
+
 @functools.lru_cache(maxsize=100_000)
 def _entry_keys(title: str, doi: str, arxiv_id: str, url: str) -> tuple[str, str, str]:
     """An entry's normalised title, DOI and arXiv id (cached: a library's entries are matched
@@ -234,4 +241,5 @@ __all__ = [
     "norm_arxiv",
     "reference_title_score",
     "title_score",
+    "warm",
 ]
