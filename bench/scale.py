@@ -7,7 +7,7 @@ One library folder grows from size to size (``build`` is the time to grow it to 
 the previous one, in one change, and the total from empty). At each size: ``open`` is
 ``Library.open`` in a fresh process that has the stack imported (as the app at start-up), then
 its first question end to end, and that process's RSS; then, in a process that opened the
-library and ran ``pipeline.warm`` (as the app at start-up), ``add one PDF`` ingests a corpus PDF
+library and ran ``jobs.warm_and_settle`` (as the app at start-up), ``add one PDF`` ingests a corpus PDF
 (then ``remove one`` removes it); asks are offline end to end (retrieve, answer, verify, log),
 first alone, then while another thread ingests ``--ingest`` generated PDFs (read by the reader
 processes, as the app's Library page does).
@@ -34,7 +34,8 @@ from research_assistant import store as store_mod  # noqa: E402
 from research_assistant.answer.extractive import ExtractiveAnswerer  # noqa: E402
 from research_assistant.evaluate import load_questions  # noqa: E402
 from research_assistant.library import Library  # noqa: E402
-from research_assistant.pipeline import ask, warm  # noqa: E402
+from research_assistant.pipeline import ask  # noqa: E402
+from research_assistant.web import jobs  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from synthetic import corpus_pages, synthetic_papers  # noqa: E402
@@ -156,7 +157,7 @@ def main() -> None:
             )  # fmt: skip
             opened = json.loads(child.stdout.splitlines()[-1])
             lib = Library.open(root)
-            warm(lib)  # as the app does at start-up, in its warm-up thread
+            jobs.warm_and_settle(lib)  # as the app does at start-up, in its warm-up thread
             asks(lib, questions, 5, answerer)  # warm: the checker's term weights, caches
             start = time.perf_counter()
             report = lib.ingest([one_pdf])

@@ -100,3 +100,21 @@ def test_an_upload_with_nothing_accepted_starts_no_job(lib: Library) -> None:
     assert staged.refused == [
         ("empty.pdf", "empty.pdf is empty (0 bytes): export or download it again.")
     ]
+
+
+def test_warm_and_settle_freezes_the_warm_state_and_thaws_it_at_exit(lib: Library) -> None:
+    import atexit
+    import gc
+
+    registered: list[Any] = []
+    real, settled = atexit.register, jobs._SETTLED
+    try:
+        atexit.register = registered.append  # type: ignore[assignment]
+        jobs._SETTLED = False
+        jobs.warm_and_settle(lib)
+    finally:
+        atexit.register = real  # type: ignore[assignment]
+        jobs._SETTLED = settled  # a later warm-up registers the real thaw
+        frozen = gc.get_freeze_count()
+        gc.unfreeze()  # the rest of the test run collects as usual
+    assert frozen > 0 and registered == [gc.unfreeze]
