@@ -18,7 +18,6 @@ stream is seen by the client as an incomplete body, exactly like a dropped conne
 from __future__ import annotations
 
 import json
-import socket
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -126,12 +125,11 @@ def fake_claude() -> Iterator[FakeClaude]:
 class _Handler(QuietHandler):
     def do_POST(self) -> None:  # noqa: N802 (the http.server name)
         fake: FakeClaude = self.server.fake
-        length = int(self.headers.get("content-length") or 0)
-        body = json.loads(self.rfile.read(length) or b"{}")
+        body, headers = self.read_request()
         if self.path.split("?")[0] != "/v1/messages":
             self._json(404, _error_body("not_found_error", f"no route {self.path}"))
             return
-        reply = fake._next(body, {k.lower(): v for k, v in self.headers.items()})
+        reply = fake._next(body, headers)
         try:
             if reply is None:
                 self._json(
@@ -154,38 +152,19 @@ class _Handler(QuietHandler):
             pass  # the client gave up (its timeout) before we answered
 
     def _json(self, status: int, payload: dict[str, Any], headers: Sequence[tuple[str, str]] = ()):
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(data)))
-        self.send_header("request-id", "req_fake")
-        for name, value in headers:
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(data)
+        self.send_json(status, payload, [("request-id", "req_fake"), *headers])
 
     def _stream(self, body: dict[str, Any], reply: Reply) -> None:
-        self.send_response(200)
-        self.send_header("content-type", "text/event-stream")
-        self.send_header("transfer-encoding", "chunked")
-        self.send_header("cache-control", "no-cache")
-        self.end_headers()
+        self.start_stream()
         for sent, (name, data) in enumerate(_events(body, reply)):
             if reply.cut_after is not None and sent >= reply.cut_after:
-                self.wfile.flush()
-                self.close_connection = True
-                self.connection.shutdown(socket.SHUT_RDWR)  # no final chunk: a dropped stream
+                self.drop()
                 return
-            self._chunk(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
+            self.chunk(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
         if reply.error_type:
             payload = json.dumps(_error_body(reply.error_type, reply.error_message))
-            self._chunk(f"event: error\ndata: {payload}\n\n".encode())
-        self.wfile.write(b"0\r\n\r\n")
-        self.wfile.flush()
-
-    def _chunk(self, data: bytes) -> None:
-        self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
-        self.wfile.flush()
+            self.chunk(f"event: error\ndata: {payload}\n\n".encode())
+        self.end_stream()
 
 
 def _error_body(kind: str, message: str) -> dict[str, Any]:

@@ -5,8 +5,11 @@ it saw (fake_claude.py speaks the Messages API, fake_openai.py Chat Completions)
 from __future__ import annotations
 
 import contextlib
+import json
+import socket
 import threading
 from collections import deque
+from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Generic, TypeVar
 
@@ -71,3 +74,43 @@ class QuietHandler(BaseHTTPRequestHandler):
         # the client may close a kept-alive connection (after an error, a timeout, a cut)
         with contextlib.suppress(ConnectionResetError, BrokenPipeError):
             super().handle()
+
+    def read_request(self) -> tuple[dict[str, Any], dict[str, str]]:
+        """The request's JSON body and its headers (names lower-cased)."""
+        length = int(self.headers.get("content-length") or 0)
+        body = json.loads(self.rfile.read(length) or b"{}")
+        return body, {k.lower(): v for k, v in self.headers.items()}
+
+    def send_json(
+        self, status: int, payload: dict[str, Any], headers: Sequence[tuple[str, str]] = ()
+    ) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def start_stream(self) -> None:
+        """Server-sent events, chunked: ``chunk`` each event, then ``end_stream`` or ``drop``."""
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("transfer-encoding", "chunked")
+        self.send_header("cache-control", "no-cache")
+        self.end_headers()
+
+    def chunk(self, data: bytes) -> None:
+        self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
+        self.wfile.flush()
+
+    def end_stream(self) -> None:
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+
+    def drop(self) -> None:
+        """Close the connection mid-stream (no final chunk): a dropped stream."""
+        self.wfile.flush()
+        self.close_connection = True
+        self.connection.shutdown(socket.SHUT_RDWR)

@@ -17,8 +17,7 @@ incomplete body, exactly like a dropped connection.
 from __future__ import annotations
 
 import json
-import socket
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -90,58 +89,38 @@ def fake_openai() -> Iterator[FakeOpenAI]:
 class _Handler(QuietHandler):
     def do_POST(self) -> None:  # noqa: N802 (the http.server name)
         fake: FakeOpenAI = self.server.fake
-        length = int(self.headers.get("content-length") or 0)
-        body = json.loads(self.rfile.read(length) or b"{}")
+        body, headers = self.read_request()
         if self.path.split("?")[0] != "/v1/chat/completions":
-            self._json(404, _error_body(f"no route {self.path}"))
+            self.send_json(404, _error_body(f"no route {self.path}"))
             return
-        scripted = fake._next(body, {k.lower(): v for k, v in self.headers.items()})
+        scripted = fake._next(body, headers)
         try:
             if scripted is None:
-                self._json(400, _error_body("fake_openai: queue empty"),
+                self.send_json(400, _error_body("fake_openai: queue empty"),
                            [("x-should-retry", "false")])  # fmt: skip
             elif scripted.hang:
                 fake._closing.wait()
             elif scripted.status != 200:
-                self._json(scripted.status, _error_body(scripted.error_message), scripted.headers)
+                self.send_json(
+                    scripted.status, _error_body(scripted.error_message), scripted.headers
+                )
             elif body.get("stream"):
                 self._stream(body, scripted)
             else:
-                self._json(200, _completion(body, scripted))
+                self.send_json(200, _completion(body, scripted))
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (its timeout) before we answered
 
-    def _json(self, status: int, payload: dict[str, Any], headers: Sequence[tuple[str, str]] = ()):
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(data)))
-        for name, value in headers:
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(data)
-
     def _stream(self, body: dict[str, Any], scripted: Reply) -> None:
-        self.send_response(200)
-        self.send_header("content-type", "text/event-stream")
-        self.send_header("transfer-encoding", "chunked")
-        self.send_header("cache-control", "no-cache")
-        self.end_headers()
+        self.start_stream()
         for sent, chunk in enumerate(_chunks(body, scripted)):
             if scripted.cut_after is not None and sent >= scripted.cut_after:
-                self.wfile.flush()
-                self.close_connection = True
-                self.connection.shutdown(socket.SHUT_RDWR)  # no final chunk: a dropped stream
+                self.drop()
                 return
-            self._chunk(f"data: {json.dumps(chunk)}\n\n".encode())
+            self.chunk(f"data: {json.dumps(chunk)}\n\n".encode())
         if scripted.finish_reason is not None:
-            self._chunk(b"data: [DONE]\n\n")
-        self.wfile.write(b"0\r\n\r\n")
-        self.wfile.flush()
-
-    def _chunk(self, data: bytes) -> None:
-        self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
-        self.wfile.flush()
+            self.chunk(b"data: [DONE]\n\n")
+        self.end_stream()
 
 
 def _error_body(message: str) -> dict[str, Any]:

@@ -171,12 +171,17 @@ def shared_readers(workers: int) -> Iterator[Readers]:
             yield own
         return
     try:
-        readers = _SHARED.get(workers)
-        if readers is None or any(p.poll() is not None for p in readers.procs):
-            readers = _SHARED[workers] = Readers(workers)
-        yield readers
+        yield _live_shared(workers)
     finally:
         _SHARED_LOCK.release()
+
+
+def _live_shared(workers: int) -> Readers:
+    """The shared readers, started (again, if one died); call holding ``_SHARED_LOCK``."""
+    readers = _SHARED.get(workers)
+    if readers is None or any(p.poll() is not None for p in readers.procs):
+        readers = _SHARED[workers] = Readers(workers)
+    return readers
 
 
 def start_shared(workers: int) -> None:
@@ -185,9 +190,7 @@ def start_shared(workers: int) -> None:
     if not _SHARED_LOCK.acquire(blocking=False):
         return
     try:
-        readers = _SHARED.get(workers)
-        if readers is None or any(p.poll() is not None for p in readers.procs):
-            _SHARED[workers] = Readers(workers)
+        _live_shared(workers)
     except OSError:  # no subprocess here: the ingest reads in-process
         pass
     finally:
