@@ -11,9 +11,10 @@ from __future__ import annotations
 import functools
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:  # numpy comes with wordllama, loaded on first use: 0.3 s an ingest never needs
+    import numpy as np
 
 __all__ = ["Embedder", "default_embedder"]
 
@@ -45,12 +46,12 @@ class Embedder:
                     self._vectors.clear()
                 embedded = self._load().embed(todo, norm=True)
                 for text, vec in zip(todo, embedded, strict=True):
-                    self._vectors[text] = np.asarray(vec, dtype=np.float32)
+                    self._vectors[text] = vec.astype("float32", copy=False)
             return [self._vectors[t] for t in texts]
 
     def similarity(self, a: str, b: str) -> float:
         va, vb = self.vectors([a, b])
-        return float(np.dot(va, vb))
+        return float(va.dot(vb))
 
 
 @functools.cache

@@ -23,6 +23,7 @@ import logging
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -38,7 +39,6 @@ from research_assistant.embed import default_embedder
 from research_assistant.errors import LibraryError, ResearchAssistantError
 from research_assistant.files import (
     EMPTY_GENERATION,
-    RESTORE_HINT,
     TMP_PREFIX,
     disk_full,
     is_disk_full,
@@ -46,6 +46,7 @@ from research_assistant.files import (
     remove_inside,
     write_atomic,
 )
+from research_assistant.folder import check_catalog_present, remove_stale_pdfs
 from research_assistant.index import SearchIndex
 from research_assistant.ingest import plan as ingest
 from research_assistant.models import Chunk, IngestReport, Paper
@@ -65,27 +66,6 @@ _ROOT_LOCKS_LOCK = threading.Lock()
 def _root_lock(root: Path) -> threading.Lock:
     with _ROOT_LOCKS_LOCK:
         return _ROOT_LOCKS.setdefault(root, threading.Lock())
-
-
-def _check_catalog_present(root: Path) -> None:
-    """Refuse a folder that holds a library's files but not its catalog: opening it would start
-    an empty catalog, and the next change would remove the PDF copies it no longer knows."""
-    if (root / CATALOG).exists():
-        return
-    found = []
-    pdfs = [p for p in (root / "pdfs").iterdir()] if (root / "pdfs").is_dir() else []
-    if pdfs:
-        found.append(f"{len(pdfs)} file(s) in pdfs/")
-    index = root / "index"
-    if index.is_dir() and any(p.name not in (EMPTY_GENERATION, "CURRENT") for p in index.iterdir()):
-        found.append("a search index in index/")
-    found += [name for name in ("library.bib", f"{CATALOG}.wal") if (root / name).exists()]
-    if found:
-        raise LibraryError(
-            f"The library folder {root} holds {', '.join(found)} but no {CATALOG}: the catalog "
-            "was deleted or lost. The folder was not opened and nothing in it was changed. "
-            f"{RESTORE_HINT}. (To start an empty library instead, choose a new folder.)"
-        )
 
 
 @dataclass(frozen=True)
@@ -151,7 +131,7 @@ class Library:
         root = Path(path).expanduser().resolve()
         if root.exists() and not root.is_dir():
             raise LibraryError(f"{root} is a file, not a library folder: choose a folder.")
-        _check_catalog_present(root)
+        check_catalog_present(root, CATALOG)
         try:
             (root / "pdfs").mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -324,28 +304,44 @@ class Library:
         generation = new_generation()
         titles = {k: p.title for k, p in labelled.items()}
         written: list[Path] = []
-        try:  # 0. the new index, staged beside the current one (costs the changed papers)
-            index = self._state.index.derive(
-                self.index_dir, chunks, removed, titles, generation, terms=terms
-            )
-            for name, data in pdf_bytes.items():  # 1. PDF copies
-                path = self.pdf_dir / name
-                if not path.exists():
-                    written.append(path)
-                write_atomic(path, data)
-            index.write(self.index_dir, root=self.root)  # 2. the new index, not used yet
-            known = self.store.paper_shas()
-            known.update(shas or {})
-            old = self._state.papers  # 3. the catalog, in one transaction: the switch
-            changed = [p for p in labelled.values() if (o := old.get(p.key)) is not p and o != p]
-            self.store.apply_changes(
-                papers=[(p, known.get(p.key, "")) for p in changed],
-                chunks=dict(chunks),
-                removed=removed,
-                files=files,
-                run=run,
-                generation=generation,
-            )
+        made: list[SearchIndex] = []
+        # 0. the new index, staged beside the current one (costs the changed papers), made by
+        # a thread while this one writes the catalog rows: tantivy indexes outside the GIL
+        staging = ThreadPoolExecutor(1, thread_name_prefix="index")
+        try:
+            try:
+                staged = staging.submit(
+                    self._state.index.derive,
+                    *(self.index_dir, chunks, removed, titles, generation),
+                    terms=terms,
+                )
+
+                def index_written() -> None:  # 2. the new index, not used yet
+                    made.append(staged.result())
+                    made[0].write(self.index_dir, root=self.root)
+
+                for name, data in pdf_bytes.items():  # 1. PDF copies
+                    path = self.pdf_dir / name
+                    if not path.exists():
+                        written.append(path)
+                    write_atomic(path, data)
+                known = self.store.paper_shas()
+                known.update(shas or {})
+                old = self._state.papers  # 3. the catalog, in one transaction: the switch
+                changed = [
+                    p for p in labelled.values() if (o := old.get(p.key)) is not p and o != p
+                ]
+                self.store.apply_changes(
+                    papers=[(p, known.get(p.key, "")) for p in changed],
+                    chunks=dict(chunks),
+                    removed=removed,
+                    files=files,
+                    run=run,
+                    generation=generation,
+                    before_commit=index_written,
+                )
+            finally:
+                staging.shutdown()  # the index thread is done before anything is undone
         except BaseException as e:
             self._undo(generation, written)
             if is_disk_full(e):
@@ -354,8 +350,8 @@ class Library:
                     "before; free some space on that disk, then try again."
                 ) from e
             raise
-        self._state = LibraryState(labelled, index, generation)
-        self._tidy(index, list(labelled.values()))
+        self._state = LibraryState(labelled, made[0], generation)
+        self._tidy(made[0], list(labelled.values()))
 
     def _tidy(self, index: SearchIndex, papers: list[Paper]) -> None:
         """4. After the commit: the new state is complete on disk, so a failure here (a full
@@ -385,12 +381,4 @@ class Library:
         write_atomic(self.root / "library.bib", merged_bib(papers).encode("utf-8"))
 
     def _remove_orphan_pdfs(self, papers: Iterable[Paper]) -> None:
-        """PDF copies no paper points to, and temporary files; only regular files of pdfs/."""
-        used = {p.pdf for p in papers if p.pdf}
-        for f in self.pdf_dir.iterdir():
-            stale = f.name.startswith(TMP_PREFIX) or (
-                f.suffix.lower() == ".pdf" and f.name not in used
-            )
-            if stale and f.is_file() and not f.is_symlink():
-                with contextlib.suppress(OSError, ResearchAssistantError):
-                    remove_inside(f, self.root)
+        remove_stale_pdfs(self.pdf_dir, {p.pdf for p in papers if p.pdf}, self.root)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import UTC, datetime
@@ -253,10 +253,13 @@ class Store(AuditQueries, Conversations):
         files: Iterable[tuple[str, str, str, int, int]] = (),
         run: tuple[str, datetime, str, dict[str, Any]] | None = None,
         generation: str | None = None,
+        before_commit: Callable[[], None] | None = None,
     ) -> str:
         """Write papers (with their PDF sha), replace the chunks of the given keys, remove keys,
         record files and the ingest run: all in one transaction. Returns the new generation
-        (``generation`` when given: the library saves that index before committing)."""
+        (``generation`` when given: the library saves that index before committing, in
+        ``before_commit``, which runs last inside the transaction: if it fails, nothing is
+        committed)."""
         generation = check_generation(generation or new_generation(), "apply_changes")
         with self.transaction() as cur:
             for key in list(removed):
@@ -285,6 +288,8 @@ class Store(AuditQueries, Conversations):
                     [run_id, started, _now(), user, json.dumps(report)],
                 )
             cur.execute("INSERT OR REPLACE INTO meta VALUES ('generation', ?)", [generation])
+            if before_commit is not None:
+                before_commit()
         return generation
 
     # ---- verification log ----------------------------------------------------------------
