@@ -14,6 +14,8 @@ from __future__ import annotations
 import functools
 import re
 import threading
+from collections.abc import Iterator
+from itertools import chain
 
 import Stemmer
 
@@ -69,14 +71,16 @@ def _word_terms(word: str) -> tuple[str, ...]:
     )
 
 
+def _all_terms(text: str) -> Iterator[str]:
+    # map and chain iterate in C: a Python loop over the words was a third of chunking's cost
+    return chain.from_iterable(map(_word_terms, _WORD.findall(fold(LINE_HYPHEN.sub("", text)))))
+
+
 def term_list(text: str) -> list[str]:
     """The stemmed content terms of ``text`` in order (repeats kept)."""
-    out: list[str] = []
-    for w in _WORD.findall(fold(LINE_HYPHEN.sub("", text))):
-        out.extend(_word_terms(w))
-    return out
+    return list(_all_terms(text))
 
 
 def terms(text: str) -> frozenset[str]:
     """The distinct stemmed content terms of ``text``."""
-    return frozenset(term_list(text))
+    return frozenset(_all_terms(text))
