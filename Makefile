@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export RA_LIBRARY_DIR ?= $(CURDIR)/library
 
-.PHONY: run test lint format bench demo browser-deps clean
+.PHONY: run test lint format bench demo browser-deps clean unicode-tables
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(PY) -m ruff format .
 	$(PY) -m ruff check --fix .
+
+# fold's Unicode patterns, saved for this Python's Unicode version (tests/test_text.py checks them)
+unicode-tables: $(STAMP)
+	$(PY) -c "from pathlib import Path; from research_assistant.text import write_tables; write_tables(Path('research_assistant/unicode_tables.py'))"
 
 bench: $(STAMP)
 	$(PY) bench/ingest.py

@@ -9,6 +9,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Iterator
+from pathlib import Path
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u00b4": "'"})
 _DASHES = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-"})
@@ -89,47 +90,69 @@ def _char_class(points: list[int]) -> str:
     return "".join(ranges)
 
 
-# The tables below are built on first use (~0.1 s together), not at import.
-@functools.cache
-def _first_pass() -> tuple[re.Pattern[str], dict[str, str]]:
-    """_FOLD_MAP, and every precomposed character (as NFKC leaves it) whose accents go, with
-    its base letter as _FOLD_MAP leaves it: "é" -> "e", "ΐ" -> "ι", "≠" -> "=", "Ǿ" -> "O".
-    One pass with one table: a Python call per match is the cost of this step."""
+# fold's patterns are made from Python's Unicode tables: 0.15 s of work in every process that
+# folds non-ASCII text (the CLI, each PDF reader, the app). unicode_tables.py holds the result
+# for one Unicode version (written by `make unicode-tables`, checked by tests/test_text.py);
+# another version computes its own on first use.
+Tables = tuple[str, dict[str, str], str, str]
+
+
+def computed_tables() -> Tables:
+    """The first pass's character class and table, the dropped-marks pattern and the class of
+    every mark, as _first_pass, _dropped_marks and _mark_runs use them."""
+    # _FOLD_MAP, and every precomposed character (as NFKC leaves it) whose accents go, with
+    # its base letter as _FOLD_MAP leaves it: "é" -> "e", "ΐ" -> "ι", "≠" -> "=", "Ǿ" -> "O".
     table = dict(_FOLD_MAP)
-    for c in range(0x10000):
-        ch = chr(c)
-        decomposed = unicodedata.normalize("NFD", ch)
-        base, marks = decomposed[0], decomposed[1:]
-        if (
-            marks
-            and not _is_mark(base)  # a precomposed mark ("\u09cb") is left to the mark step
-            and all(_is_mark(m) for m in marks)
-            and not _keeps_marks_uncached(base)
-            and unicodedata.normalize("NFKC", ch) == ch
-        ):
-            table[ch] = _FOLD_MAP.get(base, base)
-    return re.compile(f"[{_char_class(sorted(map(ord, table)))}]"), table
-
-
-@functools.cache
-def _dropped_marks() -> re.Pattern[str]:
-    """In text below U+10000, the runs of marks to drop, found without a Python call per run
-    (Devanagari has one every few letters): after a character that is neither a word character
-    nor a mark (or at the start), or after a word character that does not keep its marks (a
-    digit, "_", a Latin, Greek or Cyrillic letter). Astral ranges in a class would make the
-    engine test them one by one for every character, so astral text goes by _mark_runs."""
     marks: list[int] = []
     plain: list[int] = []
     for c in range(0x10000):
         ch = chr(c)
+        decomposed = unicodedata.normalize("NFD", ch)
+        base, accents = decomposed[0], decomposed[1:]
+        if (
+            accents
+            and not _is_mark(base)  # a precomposed mark ("\u09cb") is left to the mark step
+            and all(_is_mark(m) for m in accents)
+            and not _keeps_marks_uncached(base)
+            and unicodedata.normalize("NFKC", ch) == ch
+        ):
+            table[ch] = _FOLD_MAP.get(base, base)
         if _is_mark(ch):
             marks.append(c)
         elif (ch.isalnum() or ch == "_") and not _keeps_marks_uncached(ch):
             plain.append(c)
     m, p = _char_class(marks), _char_class(plain)
-    # The class comes first so that the engine skips to the next mark at C speed; the
-    # lookbehinds then look at the character before that first mark.
-    return re.compile(f"[{m}](?:(?<![\\w{m}][{m}])|(?<=[{p}][{m}]))[{m}]*")
+    # The dropped marks: in text below U+10000, the runs of marks after a character that is
+    # neither a word character nor a mark (or at the start), or after a word character that
+    # does not keep its marks (a digit, "_", a Latin, Greek or Cyrillic letter), found without
+    # a Python call per run (Devanagari has one every few letters). The class comes first so
+    # that the engine skips to the next mark at C speed; the lookbehinds then look at the
+    # character before that first mark. Astral ranges in a class would make the engine test
+    # them one by one for every character, so astral text goes by _mark_runs.
+    dropped = f"[{m}](?:(?<![\\w{m}][{m}])|(?<=[{p}][{m}]))[{m}]*"
+    first = _char_class(sorted(map(ord, table)))
+    return first, table, dropped, _char_class(_mark_code_points())
+
+
+@functools.cache
+def _tables() -> Tables:
+    from research_assistant import unicode_tables as saved  # here: only non-ASCII text needs it
+
+    if unicodedata.unidata_version == saved.UNIDATA_VERSION:
+        return saved.FIRST_PASS, saved.FIRST_PASS_TABLE, saved.DROPPED_MARKS, saved.MARKS
+    return computed_tables()
+
+
+@functools.cache
+def _first_pass() -> tuple[re.Pattern[str], dict[str, str]]:
+    """One pass with one table: a Python call per match is the cost of this step."""
+    first, table, _, _ = _tables()
+    return re.compile(f"[{first}]"), table
+
+
+@functools.cache
+def _dropped_marks() -> re.Pattern[str]:
+    return re.compile(_tables()[2])
 
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
@@ -138,7 +161,24 @@ _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 @functools.cache
 def _mark_runs() -> re.Pattern[str]:
     """Every run of marks, astral ones included; _strip_accents decides on each."""
-    return re.compile(f"[{_char_class(_mark_code_points())}]+")
+    return re.compile(f"[{_tables()[3]}]+")
+
+
+def write_tables(path: Path) -> None:
+    """Write unicode_tables.py for this Python's Unicode version (`make unicode-tables`)."""
+    first, table, dropped, marks = computed_tables()
+    lines = [
+        '"""Generated by `make unicode-tables` (text.write_tables): fold\'s patterns for one',
+        'Unicode version. Do not edit; tests/test_text.py checks them against text.py."""',
+        "",
+        f"UNIDATA_VERSION = {unicodedata.unidata_version!r}",
+        f"FIRST_PASS = {first!r}",
+        f"FIRST_PASS_TABLE = {table!r}",
+        f"DROPPED_MARKS = {dropped!r}",
+        f"MARKS = {marks!r}",
+        "",
+    ]
+    path.write_text("\n".join(lines), encoding="ascii", errors="backslashreplace")
 
 
 def _strip_accents(m: re.Match[str]) -> str:

@@ -161,3 +161,14 @@ def test_sentences_keep_abbreviations_inside() -> None:
         "Done?",
         "Yes.",
     ]
+
+
+def test_saved_unicode_tables_are_what_text_computes() -> None:
+    """unicode_tables.py (make unicode-tables) spares every process 0.15 s: it must hold what
+    computed_tables() makes now, for the Unicode version this Python has."""
+    from research_assistant import unicode_tables as saved
+
+    assert unicodedata.unidata_version == saved.UNIDATA_VERSION, "run make unicode-tables"
+    computed = text.computed_tables()
+    assert computed == (saved.FIRST_PASS, saved.FIRST_PASS_TABLE, saved.DROPPED_MARKS, saved.MARKS)
+    assert text._tables() == computed  # the saved ones are the ones used
