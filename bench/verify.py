@@ -190,6 +190,7 @@ def main() -> None:
         ("development groups, in-sample", labelled_set.DATA / "verification_groups.jsonl"),
         ("held-out", labelled_set.HELDOUT),
         ("held-out v2", labelled_set.HELDOUT_V2),
+        ("held-out v3", labelled_set.HELDOUT_V3),
     ):
         outcomes = labelled_set.run_set(lib, labelled_set.load_set(path))
         table = labelled_set.accuracy(outcomes)

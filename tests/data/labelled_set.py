@@ -29,6 +29,7 @@ DATA = Path(__file__).resolve().parent
 DEVELOPMENT = DATA / "verification.jsonl"
 HELDOUT = DATA / "heldout" / "claims.jsonl"
 HELDOUT_V2 = DATA / "heldout" / "claims_v2.jsonl"  # the second held-out set (heldout/V2.md)
+HELDOUT_V3 = DATA / "heldout" / "claims_v3.jsonl"  # the third held-out set (heldout/V3.md)
 EXTRA_BIB = DATA / "verification_extra.bib"
 
 
