@@ -188,6 +188,7 @@ def main() -> None:
     for name, path in (
         ("development, in-sample", labelled_set.DEVELOPMENT),
         ("development groups, in-sample", labelled_set.DATA / "verification_groups.jsonl"),
+        ("development, third set, in-sample", labelled_set.DATA / "verification_dev3.jsonl"),
         ("held-out", labelled_set.HELDOUT),
         ("held-out v2", labelled_set.HELDOUT_V2),
         ("held-out v3", labelled_set.HELDOUT_V3),

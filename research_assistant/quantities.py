@@ -90,7 +90,7 @@ _TOKEN = re.compile(
     r"(?:\s?±\s?(?P<pm>\d+(?:\.\d+)?))?"
     r"(?P<suffix>[kKMB](?![\w]))?"
 )
-_UNIT_WORD = re.compile(r"\s?(%|[A-Za-zµ°˚]+)")
+_UNIT_WORD = re.compile(r"(?:\s|-)?(%|[A-Za-zµ°˚]+)")  # "60-minute" has a unit too
 _BEFORE = re.compile(r"([\w~≈<>≥≤.]+(?:\s+[\w.]+)?)\s*$")
 _APPROX = frozenset(
     "about approximately around roughly nearly almost circa ca. ca some ~ ≈ approx approx.".split()
@@ -99,7 +99,8 @@ _LOWER = frozenset("over above exceeding exceeds more least > ≥ beyond".split(
 _UPPER = frozenset("under below less most up < ≤ within".split())
 _NOT_A_VALUE = frozenset(
     "figure fig fig. figs table tab tab. section sect sect. sec sec. equation eq eq. eqs chapter "
-    "ch. page p. pp. pp step algorithm line lines appendix ref ref. refs version v.".split()
+    "ch. page p. pp. pp step algorithm line lines appendix ref ref. refs version v. model models "
+    "curve curves".split()
 )
 _ROLE_STOP = frozenset(
     "the a an of and or in on at to for with by from as is are was were be been than that this "
@@ -145,14 +146,9 @@ _add("pc", 1e6, "mpc")
 _add("g", 1.0, "g", "gram", "grams")
 _add("g", 1e3, "kg", "kilogram", "kilograms")
 _add("g", 1e-3, "mg", "milligram", "milligrams")
-_add("Hz", 1.0, "hz")
-_add("Hz", 1e3, "khz")
-_add("Hz", 1e6, "mhz")
-_add("Hz", 1e9, "ghz")
-_add("eV", 1.0, "ev")
-_add("eV", 1e3, "kev")
-_add("eV", 1e6, "mev")
-_add("eV", 1e9, "gev")
+for _prefix, _factor in (("", 1.0), ("k", 1e3), ("m", 1e6), ("g", 1e9)):
+    _add("Hz", _factor, _prefix + "hz")
+    _add("eV", _factor, _prefix + "ev")
 _add("°C", 1.0, "°c", "˚c", "degc", "celsius")
 # Short units written with capitals; any other short capitalised word is not a unit ("US").
 _CAPS_UNITS = frozenset("kb mb gb tb pb hz khz mhz ghz ev kev mev gev °c".split())
@@ -181,8 +177,21 @@ _NUMBER_WORDS = frozenset(
 )
 
 
+# "8,07 · 10^5", "82,5 %": a decimal comma where a thousands separator cannot stand (one or two
+# digits after it) before a power of ten or a percent sign; elsewhere "1,5" stays a list.
+_DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d+),(\d{1,2})(?![\d,])(?=\s?(?:[×x*·]\s?10|%))")
+# "forty-five-minute": a number word joined to its unit, which alpha2digit does not read.
+_ONE_WORD = "(?:" + "|".join(sorted(_NUMBER_WORDS)) + ")"
+_WORD_UNIT = re.compile(
+    rf"\b({_ONE_WORD}(?:-{_ONE_WORD})?)-(?=(?:" + "|".join(_UNIT_NAMES) + r")\b)", re.I
+)
+
+
 def _normalise(text: str, small_words: bool = False) -> str:
     text = _FLAT_POWER.sub(r"10^-\1", unicodedata.normalize("NFC", text)).translate(_MINUS)
+    text = _DECIMAL_COMMA.sub(r"\1.\2", text)
+    if "-" in text:
+        text = _WORD_UNIT.sub(r"\1 ", text)
     text = _ONE_IN.sub(lambda m: f"{100 / int(m.group(1)):.3g} %", text)
     text = _SUPER_RUN.sub(lambda m: "^" + m.group(1).translate(_SUPER), text)
     text = _WORDS.sub(lambda m: _WORD_VALUES[m.group(1).lower()], text)
@@ -309,8 +318,17 @@ def _approx_slack(text: str, tol: float) -> float:  # cached: agree() runs per n
     return max(tol, 0.5 * 10**zeros * (tol / 0.5 if tol else 1.0))
 
 
+_WIDE = 4.0  # a range wider than this factor ("range of 5000-100,000") states no value inside
+
+
 def _close(a: float, b: float, slack: float) -> bool:
     return abs(a - b) < slack + 1e-9 * max(abs(a), abs(b), 1.0)
+
+
+def _share_like(q: Quantity) -> bool:
+    """A share to three digits or more ("0.807"), which a table may print in percent unsigned
+    (80.7); fewer digits ("0.5") could match a count by chance."""
+    return not q.unit and q.text.startswith("0.") and len(q.text[2:].lstrip("0")) >= 3
 
 
 def agree(claim: Quantity, evidence: Quantity) -> bool:
@@ -324,6 +342,8 @@ def agree(claim: Quantity, evidence: Quantity) -> bool:
         values.append(evidence.value * 100)  # "50%" and "0.5"
     elif evidence.unit == "%" and not claim.unit:
         values.append(evidence.value / 100)
+    elif not evidence.unit and _share_like(claim):
+        values.append(evidence.value / 100)  # "0.807" for a table's 80.7 (a column in %)
     if claim.low < claim.high:  # a range agrees with the same range only
         return _close(claim.low, evidence.low, slack) and _close(claim.high, evidence.high, slack)
     for v in values:
@@ -332,6 +352,7 @@ def agree(claim: Quantity, evidence: Quantity) -> bool:
         if (
             evidence.low < evidence.high
             and evidence.low - slack < claim.value < evidence.high + slack
+            and (evidence.low <= 0 or evidence.high <= _WIDE * evidence.low)
         ):
             return True
         if claim.bound == ">" and v >= claim.value - slack:
@@ -345,7 +366,7 @@ def agrees_any(claim: Quantity, evidence: Sequence[Quantity]) -> bool:
     """Whether any evidence number agrees with the claim's (``agree``), with the common case (a
     plain number against plain numbers) compared in one loop: the checker asks this for every
     claim number against every number of a window, thousands of pairs a check."""
-    if claim.low < claim.high or claim.bound or claim.unit == "%":
+    if claim.low < claim.high or claim.bound or claim.unit == "%" or _share_like(claim):
         return any(agree(claim, e) for e in evidence)
     v, unit, slack = claim.value, claim.unit, _slack(claim)
     for e in evidence:

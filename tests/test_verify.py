@@ -332,3 +332,18 @@ def test_labelled_verification_set(corpus_library: Library) -> None:
     good, n = accuracy["supported"]
     assert n >= 25 and good / n >= 0.9
     assert all(accuracy[g][0] == accuracy[g][1] for g in ("ambiguous", "malformed"))
+
+
+def test_a_strongly_supported_first_part_does_not_carry_an_invented_second() -> None:
+    resolver = Resolver(PAPERS)
+    text = (
+        "The master runs an internal HTTP server and exports a set of status pages for human "
+        "consumption. The status pages show the progress of the computation."
+    )
+    chunks = {"jonesSolo2010": [chunk("jonesSolo2010", 7, text)]}
+    m = mention("Jones", "2010")
+    first = "The master runs an internal HTTP server that exports status pages"
+    assert check_claim(m, first, resolver, chunks.get).status == VERIFIED
+    both = f"{first}, and users can edit the input files through these pages"
+    c = check_claim(m, both, resolver, chunks.get)
+    assert c.status in ("partial", UNSUPPORTED) and c.status != VERIFIED

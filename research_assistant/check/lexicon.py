@@ -59,7 +59,8 @@ _PAIRS = [
     ("advantage", "disadvantage"), ("efficient", "inefficient"), ("accurate", "inaccurate"),
     ("likely", "unlikely"), ("possible", "impossible"), ("include", "exclude"),
     ("present", "absent"), ("upregulate", "downregulate"), ("overexpress", "underexpress"),
-    ("activate", "inhibit"), ("speedup", "slowdown"), ("cheaper", "costlier"),
+    ("activate", "inhibit"), ("speedup", "slowdown"), ("cheaper", "costlier"), ("busy", "idle"),
+    ("known", "unknown"),
 ]  # fmt: skip
 
 # Scales with two poles: base forms; adjectives get their -er/-est forms by rule.
@@ -77,7 +78,7 @@ _SCALES = [
     ),
     (
         "good well improve outperform superior beat surpass benefit help success succeed win "
-        "effective advantage",
+        "effective advantage enhance",
         "bad poorly degrade worsen underperform inferior impair harm hurt failure lose "
         "ineffective disadvantage deteriorate deterioration degradation",
     ),
@@ -96,7 +97,7 @@ _SCALES = [
     ("young", "old"),
     ("upper", "lower"),
     ("explicit", "implicit"),
-    ("major", "minor"),
+    ("major", "minor minimal negligible"),
     ("full", "empty"),
     ("true", "false"),
     ("accept", "reject"),
@@ -194,7 +195,8 @@ _FINDINGS = (
     "smaller greater bigger faster slower longer shorter better worse improve degrade worsen "
     "outperform underperform positive negative exceed overestimate underestimate accelerate "
     "decelerate enhance impair promote inhibit sooner quicker shorten lengthen raise boost "
-    "superior inferior upregulate downregulate diminish weaken strengthen"
+    "superior inferior upregulate downregulate diminish weaken strengthen hurt harm help benefit "
+    "easier harder simpler"
 )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["names_in", "spelt_out"]
+__all__ = ["long_form", "names_in", "spelt_out"]
 
 # Capitalised words that are not names: sentence openers, months, common nouns in titles.
 _NOT_NAMES = frozenset(
@@ -15,7 +15,10 @@ _NOT_NAMES = frozenset(
     "table figure fig section eq equation appendix january february march april may june july "
     "august september october november december i ii iii iv and or but if".split()
 )
-_NAME = re.compile(r"\b(?:[A-Z][a-z]*[A-Z][\w-]*|[A-Z]{2,}[\w-]*|[A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b")
+# ... and codes of a capital and digits ("W84", "H100", "T5"): a changed code is a changed name
+_NAME = re.compile(
+    r"\b(?:[A-Z][a-z]*[A-Z][\w-]*|[A-Z]{2,}[\w-]*|[A-Z][a-z]+(?:-[A-Z][a-z]+)?|[A-Z]\d[\w-]*)\b"
+)
 
 
 def names_in(claim: str) -> tuple[str, ...]:
@@ -36,6 +39,21 @@ def spelt_out(name: str, folded: str) -> bool:
     decomposition"): the writer may abbreviate what the paper writes in full."""
     pattern = _spelling(name)
     return pattern is not None and pattern.search(folded) is not None
+
+
+def long_form(name: str, text: str) -> str:
+    """The words of a passage that spell out the acronym ``name`` as a name is spelt: each word
+    capitalised ("Singular Value Decomposition") or the acronym after it in parentheses; else
+    "". Loose spellings ("size of the vocabulary, d") are not read as the acronym."""
+    pattern = _spelling(name)
+    if pattern is None:
+        return ""
+    for m in re.finditer(pattern.pattern, text, re.I):
+        words = m.group().replace("-", " ").split()
+        named = all(w[:1].isupper() for w in words)
+        if named or re.match(rf"\s*\({re.escape(name)}s?\)", text[m.end() : m.end() + 12]):
+            return m.group()
+    return ""
 
 
 @functools.lru_cache(maxsize=4096)

@@ -5,14 +5,16 @@ their terms, numbers (as values, ``quantities``) and words for the contradiction
 
 from __future__ import annotations
 
+import math
 import operator
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
+from research_assistant.check.names import long_form, names_in, spelt_out
 from research_assistant.check.polarity import Reading
 from research_assistant.models import Chunk
 from research_assistant.quantities import Quantity, agree, agrees_any, counterpart, quantities
-from research_assistant.terms import terms
+from research_assistant.terms import term_list, terms
 from research_assistant.text import LINE_HYPHEN, fold, sentence_spans
 
 __all__ = [
@@ -22,8 +24,15 @@ __all__ = [
     "Prepared",
     "Sentence",
     "anchoring",
+    "chunk_terms",
     "clear_cache",
+    "expand_acronyms",
     "folded_text",
+    "forms_share",
+    "held_terms",
+    "idf_from_counts",
+    "idf_table",
+    "mentioned",
     "paper_of",
     "prepare",
     "prepared",
@@ -32,6 +41,7 @@ __all__ = [
     "share",
     "stated",
     "stated_elsewhere",
+    "value_forms",
 ]
 
 DIGITS = re.compile(r"\d+(?:[.,]\d+)*")  # a number as written: "1,800", "0.5"
@@ -97,11 +107,13 @@ class Paper:
     terms: which chunks share most with a claim is a walk over the claim's terms' postings,
     not a set intersection per chunk."""
 
-    __slots__ = ("chunks", "postings", "prepped")
+    __slots__ = ("acronyms", "chunks", "definitions", "postings", "prepped")
 
     def __init__(self, chunks: Sequence[Chunk]) -> None:
         self.chunks = tuple(chunks)
         self.prepped = [prepared(c) for c in chunks]
+        self.acronyms: dict[str, frozenset[str]] = {}  # spelt-out terms by acronym, as read
+        self.definitions: dict[str, frozenset[str]] | None = None  # the paper's own acronyms
         self.postings: dict[str, list[int]] = {}
         for i, p in enumerate(self.prepped):
             for t in p.terms:
@@ -145,8 +157,52 @@ def prepare(chunks: Iterable[Chunk]) -> None:
 
 def sentences_of(p: Prepared) -> list[Sentence]:
     if p.sentences is None:
-        p.sentences = [Sentence(p.text, s, e) for s, e in sentence_spans(p.text)]
+        spans = (x for s, e in sentence_spans(p.text) for x in _headed(p.text, s, e))
+        p.sentences = [Sentence(p.text, s, e) for s, e in spans]
     return p.sentences
+
+
+# A line of a few words without closing punctuation, before a capitalised line: a heading or a
+# title ("Abstract", "4.8 Status Information"), which PDF text glues to the sentence after it.
+_HEADING_LINE = re.compile(r"\n(?=[A-Z])")
+_HEADING_WORDS = 4
+
+
+def _headed(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The span of one sentence, split after each heading line glued to it."""
+    if text.find("\n", start, end) < 0:
+        return [(start, end)]
+    out, lo = [], start
+    for m in _HEADING_LINE.finditer(text, start, end):
+        line = text[text.rfind("\n", lo, m.start()) + 1 : m.start()].strip()
+        if line and len(line.split()) <= _HEADING_WORDS and line[-1] not in ".,;:-–(":
+            out.append((lo, m.start()))
+            lo = m.end()
+    out.append((lo, end))
+    return [(a, b) for a, b in out if text[a:b].strip()]
+
+
+def value_forms(numbers: Sequence[Quantity]) -> tuple[tuple[str, ...], ...]:
+    """How a paper may write each of the claim's numbers in digits ("5000", "5,000", "5 000";
+    "80.7" for a share written 0.807): picks the chunks of a claim whose numbers are in words."""
+    out: list[tuple[str, ...]] = []
+    for q in numbers:
+        v = q.value
+        if -100 < v < 100 and v.is_integer():
+            continue  # "3" is in most chunks: only a longer number picks one
+        if v.is_integer() and abs(v) < 1e9:
+            n = int(v)
+            out.append((str(n), f"{n:,}", f"{n:,}".replace(",", " ")))
+        elif 0 < v < 1:
+            out.append((f"{v:g}", f"{v * 100:g}"))
+        else:
+            out.append((f"{v:g}",))
+    return tuple(out)
+
+
+def forms_share(forms: tuple[tuple[str, ...], ...], text: str) -> float:
+    """The share of the numbers (``value_forms``) that ``text`` writes in one of their forms."""
+    return sum(any(f in text for f in fs) for fs in forms) / len(forms) if forms else 0.0
 
 
 def stated_elsewhere(q: Quantity, others: Sequence[Prepared]) -> bool:
@@ -210,3 +266,112 @@ def folded_text(p: Prepared) -> str:
     if p.folded is None:
         p.folded = fold(LINE_HYPHEN.sub("", p.text))
     return p.folded
+
+
+_ACRONYM = re.compile(r"[A-Z]{2,6}")
+
+
+Aliases = dict[str, frozenset[str]]
+
+
+def expand_acronyms(
+    claim: str, want: frozenset[str], paper: Paper
+) -> tuple[frozenset[str], Aliases]:
+    """The claim's terms with an acronym the paper never uses ("SVD") replaced by the terms of
+    the words that spell it out there ("singular value decomposition"): the writer abbreviated
+    what the paper writes in full. And the other way: the paper's own acronyms ("ULBDM") whose
+    defining words the claim spells out ("ultra light bosonic dark matter"), by acronym term;
+    a passage using the acronym holds those words. Each acronym is looked up once per paper."""
+    out = set(want)
+    for name in names_in(claim) if _ACRONYM.search(claim) else ():
+        if not _ACRONYM.fullmatch(name):
+            continue
+        (term,) = terms(name) or ("",)
+        if not term or term in paper.postings:
+            continue
+        spelt = paper.acronyms.get(name)
+        if spelt is None:
+            raw = (LINE_HYPHEN.sub("", p.text) for p in paper.prepped)
+            text = next((f for t in raw if (f := long_form(name, t))), "")
+            spelt = paper.acronyms[name] = terms(text)
+        if spelt:
+            out.discard(term)
+            out |= spelt
+    if paper.definitions is None:
+        paper.definitions = _definitions(paper)
+    aliases = {a: words for a, words in paper.definitions.items() if words <= out}
+    return frozenset(out), aliases
+
+
+_DEFINED = re.compile(r"\(([A-Z][A-Za-z]{1,7}?)s?\)")
+_WORD = re.compile(r"[^\W\d_][\w'-]*")
+
+
+def _definitions(paper: Paper) -> Aliases:
+    """The acronyms the paper defines ("reinforcement learning (RL)"): the acronym's term and
+    the terms of the words before it whose initials spell it."""
+    out: Aliases = {}
+    for p in paper.prepped:
+        if "(" not in p.text:
+            continue
+        text = LINE_HYPHEN.sub("", p.text)
+        for m in _DEFINED.finditer(text):
+            caps = [c for c in m.group(1) if c.isupper()]
+            words = _WORD.findall(text[max(0, m.start() - 12 * len(caps)) : m.start()])
+            words = words[-len(caps) :]
+            if len(words) == len(caps) and all(
+                w[0].lower() == c.lower() for w, c in zip(words, caps, strict=True)
+            ):
+                key = next(iter(terms(m.group(1))), "")
+                spelt = terms(" ".join(words))
+                if key and len(spelt) >= 2 and key not in spelt:
+                    out.setdefault(key, spelt)
+    return out
+
+
+def held_terms(want: frozenset[str], held: frozenset[str], aliases: Aliases) -> frozenset[str]:
+    """The claim's terms a sentence holds, an acronym standing for its words (``aliases``)."""
+    found = want & held
+    for acronym, words in aliases.items():
+        if acronym in held:
+            found |= words
+    return found
+
+
+def idf_table(chunk_terms: Iterable[frozenset[str]]) -> tuple[dict[str, float], float]:
+    """Inverse document frequency over chunks, and the weight of a term seen nowhere."""
+    df: dict[str, int] = {}
+    n = 0
+    for ts in chunk_terms:
+        n += 1
+        for t in ts:
+            df[t] = df.get(t, 0) + 1
+    return idf_from_counts(df, n)
+
+
+def idf_from_counts(df: Mapping[str, int], n: int) -> tuple[dict[str, float], float]:
+    """Inverse document frequency from per-term chunk counts over ``n`` chunks (the counts an
+    index generation stores), and the weight of a term seen nowhere."""
+    idf = {t: math.log(1 + n / (1 + k)) for t, k in df.items()}
+    return idf, math.log(1 + n)
+
+
+def chunk_terms(chunk: Chunk) -> frozenset[str]:
+    """The terms the checker weighs in ``chunk`` (library-wide counts are made of these); from
+    the per-chunk cache when it holds the chunk, else computed without filling the cache."""
+    p = CACHE.get(chunk.chunk_id)
+    return p.terms if p is not None and p.text == chunk.text else terms(chunk.text)
+
+
+def mentioned(name: str, paper: Paper) -> bool:
+    """Whether any passage of the paper uses the name (or spells out its acronym): the chunks
+    holding its terms are read first, the rest only for a name not found there."""
+    folded, prepped = fold(name), paper.prepped
+    postings = [set(paper.postings.get(t, ())) for t in term_list(name)]
+    likely = sorted(set.intersection(*postings)) if postings else []
+    if any(folded in folded_text(prepped[i]) for i in likely):
+        return True
+    parts = name.split("-")
+    if len(parts) > 1 and all(p[:1].isupper() for p in parts):  # "English-Italian", written
+        return all(mentioned(part, paper) for part in parts)  # apart in the paper ("En-It")
+    return any(folded in folded_text(p) or spelt_out(name, folded_text(p)) for p in prepped)

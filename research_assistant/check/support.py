@@ -11,28 +11,32 @@ word whose opposite the window uses (increase/decrease, outperforms/underperform
 sides of a comparison swapped, a name the cited passages never use (nor spell out). Windows that
 say the claim's finding either way are read even when others cover more; one that does not state
 it is reported (``Support.unstated``), one stating all of the claim's numbers anchors it
-(``Support.anchored``). Each chunk is read once, each paper indexed once (``passages``).
-"""
+(``Support.anchored``). An acronym the paper spells out counts as its words (``passages``)."""
 
 from __future__ import annotations
 
 import heapq
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from rapidfuzz import fuzz
 
-from research_assistant.check.names import names_in, spelt_out
+from research_assistant.check.names import names_in
 from research_assistant.check.passages import (
-    CACHE,
     DIGITS,
+    Aliases,
     Paper,
     Sentence,
     anchoring,
+    chunk_terms,
     clear_cache,
-    folded_text,
+    expand_acronyms,
+    forms_share,
+    held_terms,
+    idf_from_counts,
+    idf_table,
+    mentioned,
     paper_of,
     prepare,
     prepared,
@@ -41,6 +45,7 @@ from research_assistant.check.passages import (
     share,
     stated,
     stated_elsewhere,
+    value_forms,
 )
 from research_assistant.check.polarity import (
     Reading,
@@ -51,10 +56,20 @@ from research_assistant.check.polarity import (
 )
 from research_assistant.models import Chunk
 from research_assistant.quantities import Quantity, agrees_any, counterpart, quantities
-from research_assistant.terms import term_list, terms
+from research_assistant.terms import term_list
 from research_assistant.text import LINE_HYPHEN, fold
 
-__all__ = ["Context", "Support", "best_support", "clear_cache", "nearest_chunks", "prepare"]
+__all__ = [
+    "Context",
+    "Support",
+    "best_support",
+    "chunk_terms",
+    "clear_cache",
+    "idf_from_counts",
+    "library_context",
+    "nearest_chunks",
+    "prepare",
+]
 
 _CHUNKS_SCANNED = 4  # chunks (by weighted term overlap) whose sentences are scored
 _WINDOWS_SCORED = 4  # windows per claim that reach rapidfuzz and the embedder
@@ -102,10 +117,16 @@ class Support:
 
 
 def _overlap(
-    want: frozenset[str], digits: frozenset[str], paper: Paper, ctx: Context
+    want: frozenset[str],
+    digits: frozenset[str],
+    paper: Paper,
+    ctx: Context,
+    forms: Forms = (),
+    aliases: Aliases | None = None,
 ) -> list[tuple[float, int]]:
     """Per chunk: the weight of the claim's terms it holds, raised by the claim's numbers as
-    written that it holds; and minus its index (ties go to the earlier chunk)."""
+    written that it holds (or, ``forms``, as the paper may write them); and minus its index
+    (ties go to the earlier chunk)."""
     scores = [0.0] * len(paper.prepped)
     for t in want:
         posting = paper.postings.get(t)
@@ -113,10 +134,16 @@ def _overlap(
             w = ctx.weight(t)
             for i in posting:
                 scores[i] += w
-    if digits:
+    for acronym, words in (aliases or {}).items():  # a chunk using it holds its words
+        w = sum(map(ctx.weight, words))
+        for i in paper.postings.get(acronym, ()):
+            scores[i] += w
+    if digits or forms:
         for i, score in enumerate(scores):
             if score:
-                scores[i] = score * (1 + _NUMBER_PICK * share(digits, paper.prepped[i].text))
+                text = paper.prepped[i].text
+                held = max(share(digits, text), forms_share(forms, text))
+                scores[i] = score * (1 + _NUMBER_PICK * held)
     return [(score, -i) for i, score in enumerate(scores) if score]
 
 
@@ -130,6 +157,9 @@ def nearest_chunks(
     digits = frozenset(DIGITS.findall(LINE_HYPHEN.sub("", claim)))
     overlap = _overlap(want, digits, paper_of(chunks), ctx)
     return [chunks[-i] for score, i in heapq.nlargest(k, overlap) if score > 0]
+
+
+Forms = tuple[tuple[str, ...], ...]
 
 
 class _Window(NamedTuple):  # a tuple, not a frozen dataclass: dozens are made per check
@@ -159,24 +189,26 @@ def best_support(
     want = want - cited or want
     if not want or not chunks:
         return Support(0.0, None, "")
-    total = sum(ctx.weight(t) for t in want)
     paper = paper_of(chunks)
+    want, aliases = expand_acronyms(claim, want, paper)
+    total = sum(ctx.weight(t) for t in want)
     prepped = paper.prepped
     claim_text = LINE_HYPHEN.sub("", claim)
     # The claim's numbers as written pick windows too: "44%" finds its sentence when the words
     # around it are the writer's own.
     digits = frozenset(DIGITS.findall(claim_text))
-    overlap = _overlap(want, digits, paper, ctx)
     claim_numbers = quantities(claim_text)
-    windows: list[tuple[float, int, _Window]] = []
-    weight = {t: ctx.weight(t) for t in want}
     # numbers written the same way in claim and chunk are found as written; others as values
     as_written = all((m := DIGITS.match(q.text)) and m.group() in digits for q in claim_numbers)
+    forms = value_forms(claim_numbers)  # "1,256,683" finds the chunk that writes "1 256 683"
+    overlap = _overlap(want, digits, paper, ctx, forms, aliases)
+    windows: list[tuple[float, int, _Window]] = []
+    weight = {t: ctx.weight(t) for t in want}
     for score, i in heapq.nlargest(_CHUNKS_SCANNED, overlap):
         if score <= 0:
             continue
         sents = sentences_of(prepped[-i])
-        found = [want & x.terms for x in sents]
+        found = [held_terms(want, x.terms, aliases) for x in sents]
         if not claim_numbers:
             hits = [0.0] * len(sents)
         elif as_written and share(digits, prepped[-i].text) == 1.0:
@@ -235,21 +267,10 @@ def best_support(
         best = replace(best, counterparts=roles)
     if names and not best.conflict:  # a name the cited paper never uses: read only when it
         # would decide the verdict (a scan of every passage of the paper)
-        absent = tuple(n for n in names if not _mentioned(n, paper))
+        absent = tuple(n for n in names if not mentioned(n, paper))
         if absent:
             return replace(best, conflict="name", absent=absent)
     return best
-
-
-def _mentioned(name: str, paper: Paper) -> bool:
-    """Whether any passage of the paper uses the name (or spells out its acronym): the chunks
-    holding its terms are read first, the rest only for a name not found there."""
-    folded, prepped = fold(name), paper.prepped
-    postings = [set(paper.postings.get(t, ())) for t in term_list(name)]
-    likely = sorted(set.intersection(*postings)) if postings else []
-    if any(folded in folded_text(prepped[i]) for i in likely):
-        return True
-    return any(folded in folded_text(p) or spelt_out(name, folded_text(p)) for p in prepped)
 
 
 def _pick(scored: list[Support]) -> Support:
@@ -303,9 +324,7 @@ def _contradicting(
     return heapq.nlargest(_CONTRADICTING, found, key=lambda x: x[:2])
 
 
-# A contradicting span wins unless a clean one scores this much more: a flipped finding is
-# usually paraphrased by a sentence elsewhere that misses the one word that matters.
-_CONFLICT_MARGIN = 0.1
+_CONFLICT_MARGIN = 0.1  # a contradicting span wins unless a clean one scores this much more
 
 
 def _score(
@@ -364,31 +383,6 @@ def _score(
         semantic=round(semantic, 4),
         fuzz=round(fuzz_part, 4),
     )
-
-
-def idf_table(chunk_terms: Iterable[frozenset[str]]) -> tuple[dict[str, float], float]:
-    """Inverse document frequency over chunks, and the weight of a term seen nowhere."""
-    df: dict[str, int] = {}
-    n = 0
-    for ts in chunk_terms:
-        n += 1
-        for t in ts:
-            df[t] = df.get(t, 0) + 1
-    return idf_from_counts(df, n)
-
-
-def idf_from_counts(df: Mapping[str, int], n: int) -> tuple[dict[str, float], float]:
-    """Inverse document frequency from per-term chunk counts over ``n`` chunks (the counts an
-    index generation stores), and the weight of a term seen nowhere."""
-    idf = {t: math.log(1 + n / (1 + k)) for t, k in df.items()}
-    return idf, math.log(1 + n)
-
-
-def chunk_terms(chunk: Chunk) -> frozenset[str]:
-    """The terms the checker weighs in ``chunk`` (library-wide counts are made of these); from
-    the per-chunk cache when it holds the chunk, else computed without filling the cache."""
-    p = CACHE.get(chunk.chunk_id)
-    return p.terms if p is not None and p.text == chunk.text else terms(chunk.text)
 
 
 def library_context(
