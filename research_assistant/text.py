@@ -282,7 +282,8 @@ def numbers(text: str) -> list[str]:
 # Abbreviations after which a full stop does not end a sentence.
 _ABBREVIATIONS = frozenset(
     "al e.g i.e etc fig figs eq eqs ref refs sec vs cf approx no vol pp p dr mr ms prof "
-    "st jr sr tab resp ca sect secs chap ch eqn".split()
+    "st jr sr tab resp ca sect secs chap ch eqn "
+    "sog bzw vgl usw".split()  # German: "die sog. Homophilie", "bzw.", "vgl.", "usw."
 )
 _SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*\s+")
 

@@ -29,6 +29,7 @@ from research_assistant.text import fold, normalize_space
 
 QUESTIONS = Path(__file__).resolve().parent / "data" / "questions.jsonl"
 MORE = QUESTIONS.with_name("questions_more.jsonl")
+DEV3 = QUESTIONS.with_name("questions_dev3.jsonl")
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +92,7 @@ def test_retrieval_finds_a_holding_paper(report: EvalReport) -> None:
 
 def test_the_answer_states_the_answer(report: EvalReport) -> None:
     """Floor at the development figure (in-sample: docs/BENCHMARKS.md, "Answers that answer")."""
-    assert report.hint_rate is not None and report.hint_rate >= 0.66
+    assert report.hint_rate is not None and report.hint_rate >= 0.75
     assert report.all_verified_rate == 1.0
 
 
@@ -109,8 +110,43 @@ def test_more_kinds_of_question(more: EvalReport) -> None:
     assert kinds["followup"]["cites_answer_paper"] >= 4
     assert kinds["numeric"]["cites_answer_paper"] == kinds["numeric"]["questions"]
     assert kinds["names_authors"]["cites_answer_paper"] == kinds["names_authors"]["questions"]
-    assert kinds["unanswerable"]["refused"] >= 12  # of 14
+    assert kinds["unanswerable"]["refused"] == kinds["unanswerable"]["questions"]
     assert more.status_share == 1.0 and more.unflagged_unverified == 0
+    assert more.hint_rate is not None and more.hint_rate >= 0.70  # 28/39 (QUESTIONS_DEV3.md)
+
+
+# ----------------------------------------------------------------------------- the third set
+def test_the_third_set_is_labelled_against_the_corpus(corpus_lib: Library) -> None:
+    """tests/data/QUESTIONS_DEV3.md: 53 questions of eight kinds, every hint on a page of its
+    paper, at least eight unanswerable ones."""
+    questions = load_questions(DEV3)
+    kinds = {q.kind for q in questions}
+    assert len(questions) >= 40 and len(kinds) == 8
+    assert sum(q.kind == "unanswerable" for q in questions) >= 8
+    assert all(q.previous for q in questions if q.kind == "followup")
+    for q in questions:
+        if q.answer_hint:
+            texts = [
+                fold(normalize_space(dehyphenate(c.text)))
+                for k in q.answer_paper_keys
+                for c in corpus_lib.chunks_of(k)
+            ]
+            assert any(fold(q.answer_hint) in t for t in texts), q.id
+
+
+@pytest.fixture(scope="module")
+def dev3(corpus_lib: Library) -> EvalReport:
+    return evaluate(corpus_lib, load_questions(DEV3), backend="extractive")
+
+
+def test_the_third_set_floors(dev3: EvalReport) -> None:
+    """In-sample floors at the figures of tests/data/QUESTIONS_DEV3.md (40/43 cite a verified
+    answer paper, 31/40 state the hint, 8/10 unanswerable refused, every chip verified)."""
+    assert dev3.cites_answer_rate is not None and dev3.cites_answer_rate >= 0.9
+    assert dev3.hint_rate is not None and dev3.hint_rate >= 0.75
+    assert dev3.refused_unanswerable >= 8
+    assert dev3.status_share == 1.0 and dev3.unflagged_unverified == 0
+    assert dev3.all_verified_rate == 1.0
 
 
 def test_eval_runs_are_logged_as_the_eval_user(corpus_lib: Library, report: EvalReport) -> None:

@@ -14,7 +14,16 @@ from dataclasses import dataclass
 from research_assistant.terms import term_list
 from research_assistant.text import STOPWORDS
 
-__all__ = ["RATE", "Asked", "LibraryAsk", "analyse", "is_follow_up", "library_ask", "wants_value"]
+__all__ = [
+    "RATE",
+    "Asked",
+    "LibraryAsk",
+    "analyse",
+    "focus",
+    "is_follow_up",
+    "library_ask",
+    "wants_value",
+]
 
 # Words a question uses to ask, not to say what it is about (stemmed when compared).
 # fmt: off
@@ -94,6 +103,8 @@ _UNIT_ASKED = (
     (r"\bhow\s+long\b|\bhow\s+much\s+time\b|\bwie\s+lange\b|\bduration|\blatenc|\bruntime", "s"),
     (r"\bpercent|\bshare\b|\bproportion\b|\bfraction\b", "%"),
     (r"\bspeed-?ups?\b|\bhow\s+much\s+faster\b|\bhow\s+many\s+times\b", "x"),
+    # a change asked "by how much" is stated as a share or a factor as often as in its unit
+    (r"\bby\s+how\s+much\b", "% x"),
     (r"\bmass\b|\bweight\b|\bhow\s+heavy\b", "g eV"),
     (r"\benergy\b", "eV"),
     (r"\btemperatures?\b|\bhow\s+(?:hot|cold|warm)\b", "°C"),
@@ -112,6 +123,25 @@ _MEASURED = re.compile(
     r"\b(?:what|which)\s+(?:[^\W\d_]+\s+){0,2}(?:mass|weight|energy|temperatures?|frequency|"
     r"duration|latency|runtime|speed-?ups?|distance|length|wavelength)\b",
     re.IGNORECASE,
+)
+
+
+# "Which rotation periods ...", "What dropout rate ...": the words after "which" or "what" name
+# the kind of thing asked for. Measure words ("rate", "number") say only that a value is asked.
+_FOCUS = re.compile(
+    r"^\s*(?:(?:in|on|under|at|for|from|by|with|into|to|of|during)\s+)?"
+    r"(?:which|what|welche[rsmn]?|quel(?:le)?s?|cu[aá]l(?:es)?)\s+"
+    r"(?:(?:is|was|are|were)\s+the\s+)?((?:[^\W\d_][\w-]*\s+){0,3})",
+    re.IGNORECASE,
+)
+# Words that open an object or a clause: the word before one was a verb ("What limits the
+# ...", "Which metabolites increase the most"), not a word of the kind asked for.
+_OBJECT_START = frozenset("the a an this these that those its their our to when if whether".split())
+_MEASURE_WORDS = frozenset(
+    term_list(
+        "percentage proportion fraction share number amount size rate ratio accuracy speedup score "
+        "scores temperature value values range error precision recall kind type sort sorts way ways"
+    )
 )
 
 
@@ -136,6 +166,7 @@ class Asked:
     rate: bool = False  # asks how many per unit of time ("queries per second")
     foreign: bool = False  # written in French, German, Spanish or Italian
     library: LibraryAsk | None = None
+    focus: tuple[str, ...] = ()  # the terms naming the kind of thing asked for (``focus``)
 
 
 def question_terms(question: str) -> tuple[str, ...]:
@@ -144,9 +175,18 @@ def question_terms(question: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(t for t in term_list(question) if t not in skip))
 
 
+# "How did the team measure how many objects it detected?" asks for a method: a "how many"
+# inside a question that opens "How did/does ..." names what the method finds, not a value.
+_METHOD_OPENING = re.compile(
+    r"^\s*how\s+(?:does|do|did|can|could|is|are|was|were|should|would)\b", re.IGNORECASE
+)
+
+
 def wants_value(question: str) -> str:
     if _YEAR_ASKED.search(question):
         return "year"
+    if _METHOD_OPENING.search(question):
+        return ""
     return "number" if _VALUE.search(question) or _MEASURED.search(question) else ""
 
 
@@ -176,6 +216,30 @@ def counted(question: str) -> tuple[str, ...]:
             if w not in STOPWORDS and len(w) > 1:
                 found.append(w[:6])
     return tuple(dict.fromkeys(found))
+
+
+def focus(question: str) -> tuple[str, ...]:
+    """The terms of the words that name what a "which ..." or "what ..." question asks for, up
+    to the first function word: "Which rotation periods were measured" -> ("rotat", "period").
+    A hyphenated compound is left out (its parts are often written apart: "present-day"), and
+    so are measure and asking words."""
+    m = _FOCUS.match(question)
+    if m is None:
+        return ()
+    german = "welch" in m.group(0).lower()  # its nouns are capitalised: "Welche Daten nutzt"
+    out: list[str] = []
+    for word in m.group(1).split():
+        if word.lower() in _OBJECT_START and out:
+            out.pop()  # "What limits the speedup", "Which metabolites increase the most": a verb
+            break
+        if word.lower() in STOPWORDS or (german and not word[:1].isupper()):
+            break
+        found = term_list(word) if "-" not in word else []
+        if found and found[0] in _FOREIGN:  # "Welche Eigenschaft von ...": ends at "von"
+            break
+        if found and found[0] not in _MEASURE_WORDS and found[0] not in _ASKING:
+            out.append(found[0])
+    return tuple(dict.fromkeys(out))
 
 
 def units_asked(question: str) -> frozenset[str]:
@@ -230,4 +294,5 @@ def analyse(question: str, history_questions: Sequence[str] = ()) -> Asked:
         rate=bool(RATE.search(question)),
         foreign=len(set(term_list(question)) & _FOREIGN) >= FOREIGN_WORDS,
         library=library_ask(question),
+        focus=focus(question),
     )

@@ -148,13 +148,37 @@ _CAPTION = re.compile(
 )
 
 
+# A figure's label the sentence splitter cut from its caption: "... Figure 2." then "Histogram
+# of transformed V magnitudes ...": the next sentence is the caption. Not a reference to the
+# figure that ends a sentence ("... as shown in Figure 2.").
+_LABEL_BEFORE = re.compile(
+    r"(?<!\bin )(?<!\bsee )(?<!\bof )(?<!\bto )(?<!\band )(?<!\bby )(?<!\bon )(?<!\bthe )"
+    r"\b(?:figure|fig\.|table)\s*[\dIVX]+\s*[.:]?$",
+    re.IGNORECASE,
+)
+# A running head and page number glued to the front by text extraction: "DECam: Size
+# distribution of NEOs 7 In conclusion, ...": the sentence starts after the page number.
+_RUNNING_HEAD = re.compile(
+    r"^[^.!?]{3,80}?\s\d{1,3}\s+(?=(?:In|The|We|This|These|Our|It|For|However|Here|Thus|As|"
+    r"To|On|A|An|One|Each|All|When|Since|Although|While)\s)"
+)
+# Axis ticks of a figure glued into a sentence: "... 0 100 200 300 400 rate (arcsec / hr)".
+_NUMBER_RUN = re.compile(r"(?:(?<![\w.,])\d+(?:\.\d+)?\s+){4,}")
+
+
 def clean_sentences(text: str) -> list[tuple[int, str]]:
     """(index, cleaned sentence) of each usable sentence of a passage, in order."""
     out = []
     hyphenated = set(_HYPHENATED.findall(text))
+    before = ""
     for k, (start, end) in enumerate(sentence_spans(text)):
         raw = normalize_space(dehyphenate(text[start:end], hyphenated))
+        caption = bool(_LABEL_BEFORE.search(before))
+        before = raw
         cleaned = strip_heading(_ENUMERATION.sub("", strip_citations(raw), count=1))
+        cleaned = _RUNNING_HEAD.sub("", cleaned, count=1)
+        if caption or _NUMBER_RUN.search(_DIGIT_GROUPS.sub("0", cleaned)):
+            continue
         if usable(cleaned) and not _CAPTION.search(cleaned):
             out.append((k, cleaned))
     return out
