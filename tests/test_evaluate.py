@@ -110,7 +110,7 @@ def test_more_kinds_of_question(more: EvalReport) -> None:
     assert kinds["followup"]["cites_answer_paper"] >= 4
     assert kinds["numeric"]["cites_answer_paper"] == kinds["numeric"]["questions"]
     assert kinds["names_authors"]["cites_answer_paper"] == kinds["names_authors"]["questions"]
-    assert kinds["unanswerable"]["refused"] == kinds["unanswerable"]["questions"]
+    assert kinds["unanswerable"]["refused"] >= 15  # of 16
     assert more.status_share == 1.0 and more.unflagged_unverified == 0
     assert more.hint_rate is not None and more.hint_rate >= 0.70  # 28/39 (QUESTIONS_DEV3.md)
 
@@ -141,10 +141,11 @@ def dev3(corpus_lib: Library) -> EvalReport:
 
 def test_the_third_set_floors(dev3: EvalReport) -> None:
     """In-sample floors at the figures of tests/data/QUESTIONS_DEV3.md (40/43 cite a verified
-    answer paper, 31/40 state the hint, 8/10 unanswerable refused, every chip verified)."""
+    answer paper, 31/40 state the hint, 5/10 unanswerable refused, every chip verified; 8/10
+    with a gate that was taken out: it refused answerable questions on held-out sets)."""
     assert dev3.cites_answer_rate is not None and dev3.cites_answer_rate >= 0.9
     assert dev3.hint_rate is not None and dev3.hint_rate >= 0.75
-    assert dev3.refused_unanswerable >= 8
+    assert dev3.refused_unanswerable >= 5
     assert dev3.status_share == 1.0 and dev3.unflagged_unverified == 0
     assert dev3.all_verified_rate == 1.0
 

@@ -235,14 +235,6 @@ def score_sentences(request: AnswerRequest) -> list[_Scored]:
     for p in request.passages:
         seen.setdefault(p.paper_key, set()).update(_terms(p.text), *named[p.paper_key])
     silent = {key for key, have in seen.items() if not names_known(asked, have)}
-    # nor if its prose never uses a word naming the kind of thing asked for ("Which rotation
-    # periods ...": a paper that never says "rotation" does not answer it, however much else it
-    # covers; a word of its reference list says nothing of its own work)
-    if asked.focus and not asked.foreign:  # an English paper never says "Eigenschaft"
-        prose: dict[str, set[str]] = {key: set().union(*named[key]) for key in seen}
-        for s in pool:
-            prose[s.passage.paper_key].update(s.terms)
-        silent |= {key for key, have in prose.items() if not _states_focus(asked.focus, have)}
     similarity = request.context.similarity if request.context is not None else None
     stated = stated_terms(request.question, ((s.order, s.text) for s in pool))
     short = {k: v for p in request.passages for k, v in abbreviations(p.text)}
