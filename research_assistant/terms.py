@@ -43,11 +43,21 @@ def _stemmer() -> Stemmer.Stemmer:
     return s
 
 
+# The endings _SPELLING can change: most words end otherwise and skip its six patterns.
+_SPELLING_ENDS = (
+    *(f"is{e}" for e in ("ation", "ations", "ed", "es", "ing", "er", "ers", "e")),
+    *(f"ys{e}" for e in ("e", "ed", "es", "ing")),
+    *(f"our{e}" for e in ("", "s", "ed", "ing", "ite", "ites", "able")),
+    "tre", "tres", "ogue", "ogues",
+)  # fmt: skip
+
+
 @functools.lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
     """The stem of one folded word."""
-    for pattern, repl in _SPELLING:
-        word = pattern.sub(repl, word)
+    if word.endswith(_SPELLING_ENDS):
+        for pattern, repl in _SPELLING:
+            word = pattern.sub(repl, word)
     return str(_stemmer().stemWord(word))
 
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 import threading
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from research_assistant import terms as terms_module
 from research_assistant.terms import stem, terms
 
 
@@ -46,3 +49,13 @@ def test_stemming_is_safe_across_threads() -> None:
     for t in threads:
         t.join()
     assert len({frozenset(o) for o in out}) == 1
+
+
+@given(st.text(alphabet="abcdeilnorstuyzg", min_size=1, max_size=14))
+def test_the_spelling_fast_path_changes_no_stem(word: str) -> None:
+    """stem() skips the British-to-American patterns for words that cannot match them: the
+    result must be what applying every pattern gives."""
+    spelled = word
+    for pattern, repl in terms_module._SPELLING:
+        spelled = pattern.sub(repl, spelled)
+    assert stem(word) == terms_module._stemmer().stemWord(spelled)
