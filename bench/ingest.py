@@ -64,7 +64,11 @@ def page_text_cost(pdfs: list[Path], repeat: int) -> tuple[int, float, float, in
         for i, page in enumerate(pages):
             ways = [
                 (0, plain, lambda p: p.get_text(flags=pdf_mod._TEXT_FLAGS)),
-                (1, marked, pdf_mod._page_text),
+                (
+                    1,
+                    marked,
+                    lambda p: pdf_mod._page_text(p.get_textpage(flags=pdf_mod._TEXT_FLAGS)),
+                ),
             ]
             for way, out, read in ways if i % 2 else ways[::-1]:  # the second read is warmer
                 start = time.process_time()

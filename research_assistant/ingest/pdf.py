@@ -42,7 +42,6 @@ Rect = tuple[float, float, float, float]
 
 # Ligatures (ﬁ, ﬂ) expanded by MuPDF: "Klassiﬁzierung" would not match a typed query.
 _TEXT_FLAGS = pymupdf.TEXTFLAGS_TEXT & ~pymupdf.TEXT_PRESERVE_LIGATURES
-_DICT_FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_LIGATURES
 _WORD_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_PRESERVE_LIGATURES
 # One-to-one replacements only, so offsets stay valid: NUL bytes break DuckDB strings, and
 # REVTeX fonts map capital omega to the OHM SIGN (SOURCES.md, 1001._0908.0054.pdf).
@@ -66,7 +65,7 @@ def read_pdf(path: Path, *, max_pages: int | None = None) -> PdfInfo:
         notes: list[str] = []
         if doc.metadata and doc.metadata.get("encryption"):
             notes.append("encrypted with an empty password; text extracted")
-        pages, unreadable = _page_texts(doc, max_pages)
+        pages, unreadable, sniffed = _page_texts(doc, max_pages)
         if unreadable:
             notes.append(f"pages {_ranges(unreadable)} could not be read; the file may be damaged")
         with_text = sum(1 for p in pages if p.text.strip())
@@ -78,7 +77,6 @@ def read_pdf(path: Path, *, max_pages: int | None = None) -> PdfInfo:
             notes.append(f"only {with_text} of {len(pages)} pages have text; the rest may be scans")
         front = "\n".join(before_references(p.text) for p in pages[:2])
         meta = doc.metadata or {}
-        sniffed = _sniff_title(doc[0])
         return PdfInfo(
             path=str(path),
             sha256=hashlib.sha256(data).hexdigest(),
@@ -126,23 +124,31 @@ def _open(path: Path, data: bytes) -> pymupdf.Document:
     return doc
 
 
-def _page_texts(doc: pymupdf.Document, max_pages: int | None) -> tuple[list[PageText], list[int]]:
+def _page_texts(
+    doc: pymupdf.Document, max_pages: int | None
+) -> tuple[list[PageText], list[int], str]:
+    """Each page's text, the pages that could not be read, and the title sniffed on page 1."""
     count = doc.page_count if max_pages is None else min(doc.page_count, max_pages)
     pages: list[PageText] = []
     unreadable: list[int] = []
+    title = ""
     for i in range(count):
         try:
-            text = _page_text(doc[i])
+            page = doc[i]
+            textpage = page.get_textpage(flags=_TEXT_FLAGS)
+            text = _page_text(textpage)
+            if i == 0:  # from the same text page: a second one for the title cost 4 ms a PDF
+                with contextlib.suppress(Exception):
+                    title = _sniff_title(page, textpage)
         except Exception:  # one broken content stream must not lose the rest of the paper
             text = ""
             unreadable.append(i + 1)
         pages.append(PageText(number=i + 1, text=text))
-    return pages, unreadable
+    return pages, unreadable, title
 
 
-def _page_text(page: pymupdf.Page) -> str:
+def _page_text(textpage: pymupdf.TextPage) -> str:
     """The page's plain text, with "^" before an exponent or a footnote marker."""
-    textpage = page.get_textpage(flags=_TEXT_FLAGS)
     # Plain extraction: sort=True costs ~30x and the stored order is what offsets use.
     text = textpage.extractText()
     xhtml = textpage.extractXHTML()  # the raised characters (see "Superscripts" in layout.py)
@@ -158,17 +164,15 @@ def _ranges(numbers: list[int]) -> str:
     return ", ".join(str(n) for n in numbers[:10]) + (" ..." if len(numbers) > 10 else "")
 
 
-def _sniff_title(page: pymupdf.Page) -> str:
-    """The first run of consecutive lines set in the largest font on the page."""
+def _sniff_title(page: pymupdf.Page, textpage: pymupdf.TextPage) -> str:
+    """The first run of consecutive lines set in the largest font on the page (its text page:
+    the spans of lines that start in the upper part of page 1, where titles sit)."""
     lines: list[tuple[float, str]] = []
-    # Titles sit in the upper part of page 1; reading spans of the whole page costs 3x more.
-    top = pymupdf.Rect(
-        page.rect.x0, page.rect.y0, page.rect.x1, page.rect.y0 + page.rect.height * TITLE_ZONE
-    )
-    for block in page.get_text("dict", flags=_DICT_FLAGS, clip=top)["blocks"]:
+    top = page.rect.y0 + page.rect.height * TITLE_ZONE
+    for block in textpage.extractDICT()["blocks"]:
         for line in block.get("lines", ()):
-            if abs(line["dir"][0] - 1.0) > 0.01:
-                continue  # the vertical arXiv stamp and rotated margin notes
+            if line["bbox"][1] >= top or abs(line["dir"][0] - 1.0) > 0.01:
+                continue  # below the title zone; the vertical arXiv stamp, rotated margin notes
             spans = [s for s in line["spans"] if s["text"].strip()]
             if not spans:
                 continue
