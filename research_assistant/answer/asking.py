@@ -15,6 +15,7 @@ from research_assistant.terms import term_list
 from research_assistant.text import STOPWORDS
 
 __all__ = [
+    "METHOD_OPENING",
     "RATE",
     "Asked",
     "LibraryAsk",
@@ -177,9 +178,8 @@ def question_terms(question: str) -> tuple[str, ...]:
 
 # "How did the team measure how many objects it detected?" asks for a method: a "how many"
 # inside a question that opens "How did/does ..." names what the method finds, not a value.
-_METHOD_OPENING = re.compile(
-    r"^\s*how\s+(?:does|do|did|can|could|is|are|was|were|should|would)\b", re.IGNORECASE
-)
+METHOD_OPENING = r"^\s*how\s+(?:does|do|did|can|could|is|are|was|were|should|would)\b"
+_METHOD_OPENING = re.compile(METHOD_OPENING, re.IGNORECASE)
 
 
 def wants_value(question: str) -> str:

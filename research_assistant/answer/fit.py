@@ -13,7 +13,7 @@ import re
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import replace
 
-from research_assistant.answer.asking import RATE, Asked
+from research_assistant.answer.asking import METHOD_OPENING, RATE, Asked
 from research_assistant.quantities import Quantity, agree, quantities
 from research_assistant.terms import term_list, terms
 from research_assistant.text import STOPWORDS
@@ -235,9 +235,7 @@ def abbreviations(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
 # more (sample and aggregate, DeepDream's zooming), none lost, no refusal changed (it ranks,
 # the gate does not read it).
 HOW_FIT = 0.25
-_HOW_ASKED = re.compile(
-    r"^\s*how\s+(?:does|do|did|can|could|is|are|was|were|should|would)\b|\band\s+how\b", re.I
-)
+_HOW_ASKED = re.compile(METHOD_OPENING + r"|\band\s+how\b", re.I)
 _MECHANISM = re.compile(
     r"\b(?:we|it|they|the\s+\w+)\s+(?:propose|present|allow|introduce|develop|use|uses|apply|"
     r"applies|train|trains)\b|\bworks?\s+by\b"
