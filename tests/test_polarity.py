@@ -132,3 +132,11 @@ def test_phrasal_verbs_state_a_direction() -> None:
         "direction"
     )
     assert unstated(fold("Recovery is faster."), stems_of(fold("It speeds up recovery."))) == ()
+
+
+def test_need_not_is_does_not_need() -> None:
+    """ "need not be rerun" denies what "do not need to be re-executed" denies (dev3-paraphrase-03);
+    dropping the "not" is still a contradiction."""
+    passage = "completed reduce tasks do not need to be re-executed"
+    assert conflict_of("completed reduce tasks need not be rerun", passage) == ""
+    assert conflict_of("completed reduce tasks need to be rerun", passage).startswith("negation")

@@ -48,6 +48,8 @@ _NEGATION = frozenset(
     "won't unable nothing nobody barely hardly scarcely".split()
 )
 _SCOPE = 4  # words after a negation that it governs
+# Verbs that take "not" as modals do: "need not be rerun" is "does not need to be rerun"
+_NOT_AFTER = frozenset({"need", "needs", "dare"})
 _FAIL = frozenset({"fail", "fails", "failed", "failing"})  # "fails to converge" negates
 # Irregular past forms the stemmer leaves alone.
 _IRREGULAR = {
@@ -155,6 +157,8 @@ def _negated(words: list[str], negations: frozenset[str] | None = None) -> set[s
             hit = w in _NEGATION or w.endswith("n't") or failed
         if hit:
             out.update(stem(x) for x in words[i + 1 : i + 1 + _SCOPE] if len(x) > 2)
+            if i and words[i - 1] in _NOT_AFTER and w == "not":
+                out.add(stem(words[i - 1]))
     return out
 
 
