@@ -96,7 +96,7 @@ _APPROX = frozenset(
     "about approximately around roughly nearly almost circa ca. ca some ~ ≈ approx approx.".split()
 )
 _LOWER = frozenset("over above exceeding exceeds more least > ≥ beyond".split())
-_UPPER = frozenset("under below less most up < ≤ within".split())
+_UPPER = frozenset("under below less fewer most up < ≤ within".split())
 _NOT_A_VALUE = frozenset(
     "figure fig fig. figs table tab tab. section sect sect. sec sec. equation eq eq. eqs chapter "
     "ch. page p. pp. pp step algorithm line lines appendix ref ref. refs version v. model models "
@@ -336,6 +336,8 @@ def agree(claim: Quantity, evidence: Quantity) -> bool:
     to: "about 2" agrees with 1.71, but 1.71 does not agree with "two"."""
     if claim.unit and evidence.unit and claim.unit != evidence.unit:
         return False
+    if claim.bound and evidence.bound and claim.bound != evidence.bound:
+        return False  # "H > 23" is not "H < 23", "at least 10" not "at most 10"
     slack = _slack(claim)
     values = [evidence.value]
     if claim.unit == "%" and not evidence.unit:

@@ -127,3 +127,19 @@ def test_a_share_agrees_with_its_percentage() -> None:
     (c,) = quantities("about 0.5% of the speed")
     (e,) = quantities("at 1/200 the speed", small_words=True)
     assert agree(c, e)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "agrees"),
+    [
+        ("objects with H > 23", "objects with H < 23", False),
+        ("more than 40 images", "fewer than 40 images", False),
+        ("at least 10 runs", "at most 10 runs", False),
+        ("below 5%", "above 5%", False),
+        ("more than 40 images", "over 40 images", True),
+        ("fewer than 40 images", "less than 40 images", True),
+    ],
+)
+def test_opposite_bounds_do_not_agree(claim: str, evidence: str, agrees: bool) -> None:
+    """A bound turned round is a flipped finding, whatever the number ("fewer" is a bound)."""
+    assert agrees_any(quantities(claim)[0], quantities(evidence)) is agrees
