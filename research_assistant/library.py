@@ -304,22 +304,16 @@ class Library:
         generation = new_generation()
         titles = {k: p.title for k, p in labelled.items()}
         written: list[Path] = []
-        made: list[SearchIndex] = []
         # 0. the new index, staged beside the current one (costs the changed papers), made by
-        # a thread while this one writes the catalog rows: tantivy indexes outside the GIL
-        staging = ThreadPoolExecutor(1, thread_name_prefix="index")
+        # a thread while this one writes the catalog rows (tantivy indexes outside the GIL);
+        # leaving the block waits for it, so nothing is undone under its feet
         try:
-            try:
+            with ThreadPoolExecutor(1, thread_name_prefix="index") as staging:
                 staged = staging.submit(
                     self._state.index.derive,
                     *(self.index_dir, chunks, removed, titles, generation),
                     terms=terms,
                 )
-
-                def index_written() -> None:  # 2. the new index, not used yet
-                    made.append(staged.result())
-                    made[0].write(self.index_dir, root=self.root)
-
                 for name, data in pdf_bytes.items():  # 1. PDF copies
                     path = self.pdf_dir / name
                     if not path.exists():
@@ -327,8 +321,8 @@ class Library:
                     write_atomic(path, data)
                 known = self.store.paper_shas()
                 known.update(shas or {})
-                old = self._state.papers  # 3. the catalog, in one transaction: the switch
-                changed = [
+                old = self._state.papers  # 3. the catalog, in one transaction: the switch,
+                changed = [  # committed once 2. the new index is written (not used yet)
                     p for p in labelled.values() if (o := old.get(p.key)) is not p and o != p
                 ]
                 self.store.apply_changes(
@@ -338,10 +332,8 @@ class Library:
                     files=files,
                     run=run,
                     generation=generation,
-                    before_commit=index_written,
+                    before_commit=lambda: staged.result().write(self.index_dir, root=self.root),
                 )
-            finally:
-                staging.shutdown()  # the index thread is done before anything is undone
         except BaseException as e:
             self._undo(generation, written)
             if is_disk_full(e):
@@ -350,8 +342,9 @@ class Library:
                     "before; free some space on that disk, then try again."
                 ) from e
             raise
-        self._state = LibraryState(labelled, made[0], generation)
-        self._tidy(made[0], list(labelled.values()))
+        index = staged.result()
+        self._state = LibraryState(labelled, index, generation)
+        self._tidy(index, list(labelled.values()))
 
     def _tidy(self, index: SearchIndex, papers: list[Paper]) -> None:
         """4. After the commit: the new state is complete on disk, so a failure here (a full

@@ -253,7 +253,7 @@ class Store(AuditQueries, Conversations):
         files: Iterable[tuple[str, str, str, int, int]] = (),
         run: tuple[str, datetime, str, dict[str, Any]] | None = None,
         generation: str | None = None,
-        before_commit: Callable[[], None] | None = None,
+        before_commit: Callable[[], object] | None = None,
     ) -> str:
         """Write papers (with their PDF sha), replace the chunks of the given keys, remove keys,
         record files and the ingest run: all in one transaction. Returns the new generation

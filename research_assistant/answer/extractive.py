@@ -6,9 +6,9 @@ weighed by its rarity over the whole library (the checker's term statistics, so 
 words of a question weigh little and a paper's topic words much), words that name the sentence's
 paper (its authors, its title) counted as named, and the offline sentence similarity for
 paraphrases. A question that asks for a value (how many, how long, what percentage, which year)
-is answered only by a sentence that states one, a "which ..." question only by a paper that
-names the kind of thing asked for ("Which rotation periods ..."), and a sentence giving the
-kind of answer asked for (a step, a reason, a definition) ranks higher. The answer leads with
+is answered only by a sentence that states one; a sentence naming the kind of thing a "which
+..." question asks for, or giving the kind of answer asked for (a step, a reason, a
+definition), ranks higher. The answer leads with
 the best sentence, adds at most the sentences that add to it (for a "how" question, the step
 that follows it), and cites each with its paper's ``[Label]``; when no sentence clears the
 relevance gate it refuses. The sentences are the papers' own words, so

@@ -20,6 +20,7 @@ from research_assistant.text import LINE_HYPHEN, fold, sentence_spans
 __all__ = [
     "CACHE",
     "DIGITS",
+    "Forms",
     "Paper",
     "Prepared",
     "Sentence",
@@ -182,7 +183,10 @@ def _headed(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out if text[a:b].strip()]
 
 
-def value_forms(numbers: Sequence[Quantity]) -> tuple[tuple[str, ...], ...]:
+Forms = tuple[tuple[str, ...], ...]  # per number, the ways a paper may write it (value_forms)
+
+
+def value_forms(numbers: Sequence[Quantity]) -> Forms:
     """How a paper may write each of the claim's numbers in digits ("5000", "5,000", "5 000";
     "80.7" for a share written 0.807): picks the chunks of a claim whose numbers are in words."""
     out: list[tuple[str, ...]] = []
@@ -200,7 +204,7 @@ def value_forms(numbers: Sequence[Quantity]) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
-def forms_share(forms: tuple[tuple[str, ...], ...], text: str) -> float:
+def forms_share(forms: Forms, text: str) -> float:
     """The share of the numbers (``value_forms``) that ``text`` writes in one of their forms."""
     return sum(any(f in text for f in fs) for fs in forms) / len(forms) if forms else 0.0
 

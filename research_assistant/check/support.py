@@ -26,6 +26,7 @@ from research_assistant.check.names import names_in
 from research_assistant.check.passages import (
     DIGITS,
     Aliases,
+    Forms,
     Paper,
     Sentence,
     anchoring,
@@ -157,9 +158,6 @@ def nearest_chunks(
     digits = frozenset(DIGITS.findall(LINE_HYPHEN.sub("", claim)))
     overlap = _overlap(want, digits, paper_of(chunks), ctx)
     return [chunks[-i] for score, i in heapq.nlargest(k, overlap) if score > 0]
-
-
-Forms = tuple[tuple[str, ...], ...]
 
 
 class _Window(NamedTuple):  # a tuple, not a frozen dataclass: dozens are made per check
