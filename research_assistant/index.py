@@ -179,7 +179,7 @@ class SearchIndex:
                         shutil.copyfile(f, tmp / f.name)
             self.terms.write(tmp)  # never linked from the last generation: written anew
             if target.exists() or target.is_symlink():
-                remove_inside(target, root)
+                _remove_generation(target, root)
             tmp.rename(target)
         except BaseException:
             with contextlib.suppress(OSError, ResearchAssistantError):
@@ -203,7 +203,7 @@ class SearchIndex:
                 if old.name.startswith(TMP_PREFIX):
                     continue  # a change being staged (the sweep at open removes leftovers)
                 with contextlib.suppress(OSError, ResearchAssistantError):
-                    remove_inside(old, root)
+                    _remove_generation(old, root)
 
     def discard(self, folder: Path, *, root: Path | None = None) -> None:
         """Remove folder/<generation>/ (a write whose catalog commit failed)."""
@@ -214,7 +214,7 @@ class SearchIndex:
         target = folder / check_generation(generation, f"The index of {folder}")
         if target.is_dir() and not target.is_symlink():
             with contextlib.suppress(OSError, ResearchAssistantError):
-                remove_inside(target, root or folder.parent)
+                _remove_generation(target, root or folder.parent)
 
     @classmethod
     def load(
@@ -283,3 +283,17 @@ class SearchIndex:
     def chunk(self, chunk_id: str) -> Chunk | None:
         found = self._engine.chunks("cid", chunk_id)
         return found[0] if found else None
+
+
+def _remove_generation(path: Path, root: Path) -> None:
+    """Delete a generation's folder, renamed first to a staging name: a tantivy thread of an
+    index still open on it (a reader's watcher) may create a lock file in it at any moment, which
+    would make the removal fail half-way; after the rename its path no longer exists. A staging
+    folder left behind is swept at the next open."""
+    base = root.resolve()
+    where = path.resolve()
+    if path.is_dir() and not path.is_symlink() and where != base and where.is_relative_to(base):
+        trash = path.with_name(f"{TMP_PREFIX}{os.urandom(8).hex()}")
+        path.rename(trash)
+        path = trash
+    remove_inside(path, root)
