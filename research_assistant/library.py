@@ -51,7 +51,6 @@ from research_assistant.index import SearchIndex
 from research_assistant.ingest import plan as ingest
 from research_assistant.models import Chunk, IngestReport, Paper
 from research_assistant.roles import Actor, require_curator
-from research_assistant.settings import load_settings
 from research_assistant.store import Store
 
 Progress = Callable[[int, int, str], None]  # (done, total, file name)
@@ -122,6 +121,8 @@ class Library:
     @classmethod
     def open(cls, path: Path | str | None = None) -> Library:
         if path is None:
+            from research_assistant.settings import load_settings  # start-up time: pydantic
+
             path = load_settings().resolved_library()
         elif isinstance(path, str) and not path.strip():
             raise LibraryError(
@@ -306,19 +307,16 @@ class Library:
         written: list[Path] = []
         # 0. the new index, staged beside the current one (costs the changed papers), made by
         # a thread while this one writes the catalog rows (tantivy indexes outside the GIL);
-        # leaving the block waits for it, so nothing is undone under its feet
+        # 1. the PDF copies, written and synced by another (I/O, outside the GIL too); leaving
+        # the block waits for both, so nothing is undone under their feet
         try:
-            with ThreadPoolExecutor(1, thread_name_prefix="index") as staging:
-                staged = staging.submit(
+            with ThreadPoolExecutor(2, thread_name_prefix="commit") as pool:
+                staged = pool.submit(
                     self._state.index.derive,
                     *(self.index_dir, chunks, removed, titles, generation),
                     terms=terms,
                 )
-                for name, data in pdf_bytes.items():  # 1. PDF copies
-                    path = self.pdf_dir / name
-                    if not path.exists():
-                        written.append(path)
-                    write_atomic(path, data)
+                copies = pool.submit(self._write_pdfs, pdf_bytes, written)
                 known = self.store.paper_shas()
                 known.update(shas or {})
                 old = self._state.papers  # 3. the catalog, in one transaction: the switch,
@@ -332,7 +330,10 @@ class Library:
                     files=files,
                     run=run,
                     generation=generation,
-                    before_commit=lambda: staged.result().write(self.index_dir, root=self.root),
+                    before_commit=lambda: (
+                        copies.result(),
+                        staged.result().write(self.index_dir, root=self.root),
+                    ),
                 )
         except BaseException as e:
             self._undo(generation, written)
@@ -345,6 +346,14 @@ class Library:
         index = staged.result()
         self._state = LibraryState(labelled, index, generation)
         self._tidy(index, list(labelled.values()))
+
+    def _write_pdfs(self, pdf_bytes: Mapping[str, bytes], written: list[Path]) -> None:
+        """Write the PDF copies of a change; ``written`` gets the paths that did not exist."""
+        for name, data in pdf_bytes.items():
+            path = self.pdf_dir / name
+            if not path.exists():
+                written.append(path)
+            write_atomic(path, data)
 
     def _tidy(self, index: SearchIndex, papers: list[Paper]) -> None:
         """4. After the commit: the new state is complete on disk, so a failure here (a full

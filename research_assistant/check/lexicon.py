@@ -127,6 +127,7 @@ _SAME_ONLY = [
     "increase jump add up",
     "decrease cut down",
     "improve boost enhance",  # "boosts performance" states "improves performance"
+    "long big large",  # "far bigger" states "longer" of a length (characters per paragraph)
 ]
 
 

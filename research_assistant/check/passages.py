@@ -158,7 +158,12 @@ def prepare(chunks: Iterable[Chunk]) -> None:
 
 def sentences_of(p: Prepared) -> list[Sentence]:
     if p.sentences is None:
-        spans = (x for s, e in sentence_spans(p.text) for x in _headed(p.text, s, e))
+        spans = (
+            x
+            for s, e in sentence_spans(p.text)
+            for y in _footnoted(p.text, s, e)
+            for x in _headed(p.text, *y)
+        )
         p.sentences = [Sentence(p.text, s, e) for s, e in spans]
     return p.sentences
 
@@ -167,6 +172,23 @@ def sentences_of(p: Prepared) -> list[Sentence]:
 # title ("Abstract", "4.8 Status Information"), which PDF text glues to the sentence after it.
 _HEADING_LINE = re.compile(r"\n(?=[A-Z])")
 _HEADING_WORDS = 4
+
+
+# A sentence end followed by a footnote mark the reader kept as an exponent ("made.^17 Next"):
+# the shared splitter sees no space after the full stop, and glued the next sentence on.
+_FOOTNOTE_END = re.compile(r"[.!?]\^[\d,–-]+\s+(?=[A-Z])")
+
+
+def _footnoted(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The span of one sentence, split after each footnote mark that ends a sentence in it."""
+    if text.find("^", start, end) < 0:
+        return [(start, end)]
+    out, lo = [], start
+    for m in _FOOTNOTE_END.finditer(text, start, end):
+        out.append((lo, m.end() - len(m.group()) + len(m.group().rstrip())))
+        lo = m.end()
+    out.append((lo, end))
+    return out
 
 
 def _headed(text: str, start: int, end: int) -> list[tuple[int, int]]:

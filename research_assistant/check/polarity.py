@@ -146,6 +146,13 @@ def _flips_of(words: list[str], stems: list[str], before: list[int]) -> tuple[_F
     return tuple(out)
 
 
+# "not only X but also Y" states X and Y: no negation.
+_NOT_ONLY = frozenset({"only", "just", "merely", "simply", "solely"})
+# Adjectives that deny what they are said of, usually after it ("the temperature is entirely
+# unknown"): they govern the words before them as well as after.
+_DENYING = frozenset({"unknown", "unclear"})
+
+
 def _negated(words: list[str], negations: frozenset[str] | None = None) -> set[str]:
     """Stems of the content words a negation governs (``negations``: other negating words)."""
     out: set[str] = set()
@@ -154,9 +161,13 @@ def _negated(words: list[str], negations: frozenset[str] | None = None) -> set[s
             hit = w in negations
         else:
             failed = w in _FAIL and i + 1 < len(words) and words[i + 1] == "to"
-            hit = w in _NEGATION or w.endswith("n't") or failed
+            hit = w in _NEGATION or w.endswith("n't") or failed or w in _DENYING
+            if w == "not" and words[i + 1 : i + 2] and words[i + 1] in _NOT_ONLY:
+                hit = False
         if hit:
             out.update(stem(x) for x in words[i + 1 : i + 1 + _SCOPE] if len(x) > 2)
+            if w in _DENYING:
+                out.update(stem(x) for x in words[max(0, i - _SCOPE) : i] if len(x) > 2)
             if i and words[i - 1] in _NOT_AFTER and w == "not":
                 out.add(stem(words[i - 1]))
     return out
@@ -383,7 +394,7 @@ def _attached(
 
 def _negation_word(words: list[str]) -> str:
     for i, w in enumerate(words):
-        if w in _NEGATION or w.endswith("n't"):
+        if w in _NEGATION or w.endswith("n't") or w in _DENYING:
             return w
         if w in _FAIL and words[i + 1 : i + 2] == ["to"]:
             return f"{w} to"

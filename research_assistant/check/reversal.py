@@ -45,7 +45,14 @@ def reversed_sides(
     cw, cs = claim
     if COMPARATIVES.isdisjoint(cs):
         return ""
-    shared = {s for s in shared if len(s) > 2 and s not in STOPWORDS and s not in COMPARATIVES}
+    # a side may be one letter that names a variable or a set ("H is shorter than T")
+    shared = {
+        s
+        for s in shared
+        if (len(s) > 2 or (len(s) == 1 and s.isalpha()))
+        and s not in STOPWORDS
+        and s not in COMPARATIVES
+    }
     claim_sides = _sides(cw, cs, shared)
     if not claim_sides:
         return ""

@@ -112,6 +112,7 @@ class Support:
     evidence_numbers: tuple[Quantity, ...] = field(default=(), repr=False, compare=False)
     anchored: int = 0  # how many numbers of the claim the span states, when it states them all
     # and they are specific (two or more, or one with a unit or three significant digits)
+    denies: bool = False  # the span negates what the claim negates (it states the denial)
     cover: float = 0.0
     semantic: float = 0.0
     fuzz: float = 0.0
@@ -287,7 +288,11 @@ def _pick(scored: list[Support]) -> Support:
     worded = [s for s in scored if s.conflict and s.conflict not in ("number", "name")]
     flip = max(worded, key=lambda s: s.score, default=None)
     if best_clean is not None and flip is not None:
-        return best_clean if best_clean.score > flip.score + _CONFLICT_MARGIN else flip
+        # a span lacking the claim's negation is the echo; one stating it is no echo, and
+        # needs no margin over it
+        margin = 0.0 if best_clean.denies and flip.conflict.startswith(_CLAIM_NEG) else None
+        margin = _CONFLICT_MARGIN if margin is None else margin
+        return best_clean if best_clean.score > flip.score + margin else flip
     if best_clean is None or not best_any.conflict:
         return best_clean or best_any
     anchored = max((s for s in clean if s.anchored >= 2), key=lambda s: s.score, default=None)
@@ -323,6 +328,7 @@ def _contradicting(
 
 
 _CONFLICT_MARGIN = 0.1  # a contradicting span wins unless a clean one scores this much more
+_CLAIM_NEG = "negation: claim"  # the conflict of a span lacking the claim's negation
 
 
 def _score(
@@ -377,6 +383,7 @@ def _score(
         conflict=conflict,
         unstated=unstated(reading, window_stems),
         anchored=0 if missing else anchoring(claim_numbers, evidence),
+        denies=not conflict and bool(reading.negated & closest.reading.negated),
         cover=round(w.cover, 4),
         semantic=round(semantic, 4),
         fuzz=round(fuzz_part, 4),
