@@ -30,6 +30,7 @@ DEVELOPMENT = DATA / "verification.jsonl"
 HELDOUT = DATA / "heldout" / "claims.jsonl"
 HELDOUT_V2 = DATA / "heldout" / "claims_v2.jsonl"  # the second held-out set (heldout/V2.md)
 HELDOUT_V3 = DATA / "heldout" / "claims_v3.jsonl"  # the third held-out set (heldout/V3.md)
+HELDOUT_V4 = DATA / "heldout" / "claims_v4.jsonl"  # the fourth held-out set (heldout/V4.md)
 EXTRA_BIB = DATA / "verification_extra.bib"
 
 
