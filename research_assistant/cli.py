@@ -339,19 +339,23 @@ def _os_message(e: OSError) -> str:
     )
 
 
-def _several_pdfs(paths: Sequence[Path]) -> bool:
-    """A folder, or three or more PDFs: an ingest that will use the reader processes."""
-    pdfs = [p for p in paths if p.suffix.lower() == ".pdf"]
-    return len(pdfs) >= 3 or any(p.is_dir() for p in paths)
+def _start_readers(paths: Sequence[Path]) -> None:
+    """For an ingest of several PDFs: start the reader processes and have them read the PDFs
+    while this process imports and opens the library (those the library holds already are
+    dropped from their queue once it is open)."""
+    from research_assistant.ingest.collect import collect  # start-up time
+    from research_assistant.ingest.readers import POOL_MIN_FILES, start_shared  # start-up time
+
+    pdfs = collect(paths)[0]
+    if len(pdfs) >= POOL_MIN_FILES:
+        start_shared(workers=2, prefetch=[str(p) for p in pdfs])  # Library.ingest's default
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "ingest" and _several_pdfs(args.paths):
-        from research_assistant.ingest.readers import start_shared  # start-up time
-
-        start_shared(workers=2)  # Library.ingest's default: they start while we import
+    if args.command == "ingest":
+        _start_readers(args.paths)
     from research_assistant.library import Library  # start-up time
 
     try:

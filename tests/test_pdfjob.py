@@ -44,3 +44,27 @@ def test_read_or_reason_names_the_file(tmp_path: Path) -> None:
     bad.write_text("not a pdf")
     reason = pdfjob.read_or_reason(str(bad))
     assert isinstance(reason, str) and "notes.pdf" in reason
+
+
+def test_prefetched_files_are_taken_and_the_rest_of_the_queue_dropped(corpus: Path) -> None:
+    """The CLI sets the readers on every PDF it was given before the library is open; the
+    ingest then asks for the new ones only: they come back in its order, with progress."""
+    names = ("smith07.pdf", "map-reduce.pdf", "P14-1059.pdf", "seung08.pdf", "pasa.pdf")
+    paths = [str(corpus / n) for n in names]
+    with pdfjob.Readers(2) as readers:
+        readers.prefetch(paths)
+        done: list[int] = []
+        wanted = [paths[3], paths[0], str(corpus / "paper.pdf")]  # the last one not prefetched
+        results = readers.read(wanted, lambda i, _: done.append(i))
+        again = readers.read([paths[1]])  # a dropped file is read again when asked for
+    assert sorted(done) == [0, 1, 2]
+    assert [Path(r.path).name for r in results if isinstance(r, PdfInfo)] == [
+        "seung08.pdf", "smith07.pdf", "paper.pdf"
+    ]  # fmt: skip
+    assert isinstance(again[0], PdfInfo) and Path(again[0].path).name == "map-reduce.pdf"
+
+
+def test_readers_closed_while_prefetching_stop_after_the_current_file(corpus: Path) -> None:
+    with pdfjob.Readers(1) as readers:
+        readers.prefetch([str(p) for p in sorted(corpus.glob("*.pdf"))])
+    assert all(p.poll() is not None for p in readers.procs)

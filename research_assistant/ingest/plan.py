@@ -19,7 +19,14 @@ from research_assistant.errors import BibtexError
 from research_assistant.files import safe_name
 from research_assistant.index import chunk_paper
 from research_assistant.ingest import inference, matching
-from research_assistant.ingest.readers import Readers, read_many, read_or_reason, shared_readers
+from research_assistant.ingest.collect import collect
+from research_assistant.ingest.readers import (
+    POOL_MIN_FILES,
+    Readers,
+    read_many,
+    read_or_reason,
+    shared_readers,
+)
 from research_assistant.models import (
     BibProblem,
     Chunk,
@@ -32,10 +39,7 @@ from research_assistant.models import (
 )
 
 Progress = Callable[[int, int, str], None]
-PDF_SUFFIXES = {".pdf"}
-BIB_SUFFIXES = {".bib", ".bibtex"}
 MAX_FILE_BYTES = 200 * 1024 * 1024  # a larger "paper" is almost surely not one
-POOL_MIN_FILES = 3  # below this a process pool costs more than it saves
 
 
 @dataclass(frozen=True)
@@ -53,31 +57,6 @@ class Plan:
     def changed(self) -> bool:
         r = self.report
         return bool(r.added or r.updated or self.removed)
-
-
-def collect(paths: Sequence[Path]) -> tuple[list[Path], list[Path], list[Skipped]]:
-    """Split the arguments into PDFs and .bib files; folders are searched recursively."""
-    pdfs: list[Path] = []
-    bibs: list[Path] = []
-    skipped: list[Skipped] = []
-    for path in paths:
-        if path.is_dir():
-            for f in sorted(path.rglob("*")):
-                if f.is_file() and f.suffix.lower() in PDF_SUFFIXES:
-                    pdfs.append(f)
-                elif f.is_file() and f.suffix.lower() in BIB_SUFFIXES:
-                    bibs.append(f)
-        elif not path.exists():
-            skipped.append(Skipped(str(path), "file not found: check the path"))
-        elif path.suffix.lower() in BIB_SUFFIXES:
-            bibs.append(path)
-        elif path.suffix.lower() in PDF_SUFFIXES:
-            pdfs.append(path)
-        else:
-            skipped.append(
-                Skipped(str(path), "not a PDF or BibTeX (.bib) file: add PDFs and .bib exports")
-            )
-    return pdfs, bibs, skipped
 
 
 def read_pdfs(
