@@ -347,3 +347,23 @@ def test_a_strongly_supported_first_part_does_not_carry_an_invented_second() -> 
     both = f"{first}, and users can edit the input files through these pages"
     c = check_claim(m, both, resolver, chunks.get)
     assert c.status in ("partial", UNSUPPORTED) and c.status != VERIFIED
+
+
+def test_a_part_contradicted_only_out_of_its_clause_does_not_sink_the_claim() -> None:
+    """Splitting "we show how to compute X and apply it to such functions" leaves a first part
+    that "we do not know how to compute X of cluster centers" seems to deny; the sentence that
+    states the whole claim holds every word of that part, so the denial is not about it."""
+    resolver = Resolver(PAPERS)
+    stated = (
+        "We show how to compute or approximate the smooth sensitivity and apply our framework "
+        "for a variety of such functions."
+    )
+    other = (
+        "In general, we do not know how to compute or approximate smooth sensitivity of cluster "
+        "centers."
+    )
+    chunks = {
+        "jonesSolo2010": [chunk("jonesSolo2010", 2, stated), chunk("jonesSolo2010", 9, other, 1)]
+    }
+    m = mention("Jones", "2010")
+    assert check_claim(m, stated.rstrip("."), resolver, chunks.get).status == VERIFIED

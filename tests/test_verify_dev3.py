@@ -6,6 +6,8 @@ Floors, not targets: measured 56 / 79 with 13 leaks before the rules (2026-11-23
 leaks after (70 / 79 with a negation rule that was then taken out: it let flips through). The leaks left are flipped findings the checker cannot read yet (a swapped pair of
 annotations, "is exceeded by them on R", swapped inequalities, a claim mixing two sentences of
 one passage, "well known" where a clean passage on the topic outscores the one saying "unknown").
+71 / 79 and 16 / 17 paraphrases after the rules tuned on tests/data/verification_dev4.jsonl
+(tests/test_verify_dev4.py): "unknown" denies, "longer" is stated by "far bigger".
 """
 
 from __future__ import annotations
@@ -52,9 +54,9 @@ def test_dev3_claims_keep_their_floors(corpus_lib: Library) -> None:
     for group, (good, n) in table.items():
         print(f"dev3 {group:32} {good}/{n}")
     good = sum(g for g, _ in table.values())
-    assert good / len(outcomes) >= 0.86  # 68 / 79 measured
+    assert good / len(outcomes) >= 0.89  # 71 / 79 measured
     assert len(labelled_set.leaked(outcomes)) <= 5
-    assert table["paraphrase"][0] >= 13  # of 17
+    assert table["paraphrase"][0] >= 16  # of 17
     assert table["flipped"][0] >= 19  # of 25
     assert table["number_words (true)"][0] >= 5  # of 6
     for group in (

@@ -14,12 +14,14 @@ The last two are broad, so they contradict only where they are closely attached 
 claim's word is attached to (``polarity`` compares the words around both). Phrasal verbs
 ("speeds up") are read as one word (``PHRASAL``). No wordnet ships inside a wheel that needs no
 download (NLTK's, TextBlob's and wn's data are fetched at run time, which the product never
-does), so the scales are written out here in base forms and grown by rule.
+does), so the scales are written out here in base forms and grown by rule ("adding" and "added"
+too: the stemmer makes them "ad", not "add"). ``words_of`` reads a text's words for all this.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 
 from research_assistant.terms import stem
 
@@ -32,6 +34,7 @@ __all__ = [
     "finding_stems",
     "opposites_of",
     "word_opposites",
+    "words_of",
 ]
 
 # Curated opposite pairs (stemmed below); contradictions wherever they stand.
@@ -151,8 +154,20 @@ def _forms(word: str) -> list[str]:
     return [word, word + "er", word + "est"]
 
 
+def _inflected(word: str) -> list[str]:
+    """A base word with its -ing and -ed forms: the stemmer leaves "adding" and "added" as
+    "ad", apart from "add"."""
+    base = word[:-1] if word.endswith("e") else word
+    return [word, base + "ing", base + "ed"]
+
+
 def _stems(words: str) -> set[str]:
-    return {stem(f) for w in words.split() for f in _forms(w)}
+    return {
+        stem(i)
+        for w in words.split()
+        for f in _forms(w)
+        for i in (_inflected(f) if w not in _ADJECTIVES and w not in _IRREGULAR else [f])
+    }
 
 
 CURATED: dict[str, set[str]] = {}
@@ -263,3 +278,60 @@ def word_opposites(word: str) -> frozenset[str]:
     elif word.endswith("less") and len(word) >= 7:
         out.add(word[:-4] + "ful")
     return frozenset(out)
+
+
+_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+# Irregular past forms the stemmer leaves alone.
+_IRREGULAR = {
+    "rose": "rise",
+    "risen": "rise",
+    "fell": "fall",
+    "fallen": "fall",
+    "grew": "grow",
+    "grown": "grow",
+    "shrank": "shrink",
+    "shrunk": "shrink",
+    "won": "win",
+    "lost": "lose",
+}
+
+
+# Verbs of a direction that English does not use as nouns: after a determiner or a one-letter
+# name ("a reduce task", "R reduce tasks", MapReduce's operation) such a word names a thing.
+_VERBS_ONLY = frozenset(
+    "reduce improve enhance worsen degrade diminish lessen shrink accelerate decelerate "
+    "outperform underperform minimize maximize shorten lengthen strengthen weaken".split()
+)
+# ("that", "these" and "one" are left out: "methods that reduce error" is a verb)
+_DETERMINERS = frozenset("a an the each every its their our".split())
+
+
+def _named(words: list[str]) -> list[str]:
+    """The words with each verb-only direction word that stands as a name marked ("reduce_"):
+    it states no direction."""
+    return [
+        w + "_"
+        if w in _VERBS_ONLY and i and (words[i - 1] in _DETERMINERS or len(words[i - 1]) == 1)
+        else w
+        for i, w in enumerate(words)
+    ]
+
+
+def words_of(folded: str) -> list[str]:
+    """The words of a folded text as the checks read them: irregular past forms made regular,
+    "non-linear" and phrasal verbs ("speeds up") one word each, a verb-only direction word
+    used as a name marked."""
+    words = [_IRREGULAR.get(w, w) for w in _TOKEN.findall(folded)]
+    if not _VERBS_ONLY.isdisjoint(words):
+        words = _named(words)
+    if "non" not in words and PARTICLES.isdisjoint(words):
+        return words
+    out: list[str] = []
+    for w in words:
+        if out and out[-1] == "non":  # "non-linear" is one word, the opposite of "linear"
+            out[-1] = "non" + w
+        elif out and w in PARTICLES and (stem(out[-1]), w) in PHRASAL:
+            out[-1] = PHRASAL[stem(out[-1]), w]
+        else:
+            out.append(w)
+    return out

@@ -12,10 +12,11 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from research_assistant.check.names import long_form, names_in, spelt_out
 from research_assistant.check.polarity import Reading
+from research_assistant.check.sentences import sentence_spans
 from research_assistant.models import Chunk
 from research_assistant.quantities import Quantity, agree, agrees_any, counterpart, quantities
 from research_assistant.terms import term_list, terms
-from research_assistant.text import LINE_HYPHEN, fold, sentence_spans
+from research_assistant.text import LINE_HYPHEN, fold
 
 __all__ = [
     "CACHE",
@@ -37,6 +38,7 @@ __all__ = [
     "paper_of",
     "prepare",
     "prepared",
+    "rare_name",
     "replaced",
     "sentences_of",
     "share",
@@ -158,51 +160,8 @@ def prepare(chunks: Iterable[Chunk]) -> None:
 
 def sentences_of(p: Prepared) -> list[Sentence]:
     if p.sentences is None:
-        spans = (
-            x
-            for s, e in sentence_spans(p.text)
-            for y in _footnoted(p.text, s, e)
-            for x in _headed(p.text, *y)
-        )
-        p.sentences = [Sentence(p.text, s, e) for s, e in spans]
+        p.sentences = [Sentence(p.text, s, e) for s, e in sentence_spans(p.text)]
     return p.sentences
-
-
-# A line of a few words without closing punctuation, before a capitalised line: a heading or a
-# title ("Abstract", "4.8 Status Information"), which PDF text glues to the sentence after it.
-_HEADING_LINE = re.compile(r"\n(?=[A-Z])")
-_HEADING_WORDS = 4
-
-
-# A sentence end followed by a footnote mark the reader kept as an exponent ("made.^17 Next"):
-# the shared splitter sees no space after the full stop, and glued the next sentence on.
-_FOOTNOTE_END = re.compile(r"[.!?]\^[\d,–-]+\s+(?=[A-Z])")
-
-
-def _footnoted(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """The span of one sentence, split after each footnote mark that ends a sentence in it."""
-    if text.find("^", start, end) < 0:
-        return [(start, end)]
-    out, lo = [], start
-    for m in _FOOTNOTE_END.finditer(text, start, end):
-        out.append((lo, m.end() - len(m.group()) + len(m.group().rstrip())))
-        lo = m.end()
-    out.append((lo, end))
-    return out
-
-
-def _headed(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """The span of one sentence, split after each heading line glued to it."""
-    if text.find("\n", start, end) < 0:
-        return [(start, end)]
-    out, lo = [], start
-    for m in _HEADING_LINE.finditer(text, start, end):
-        line = text[text.rfind("\n", lo, m.start()) + 1 : m.start()].strip()
-        if line and len(line.split()) <= _HEADING_WORDS and line[-1] not in ".,;:-–(":
-            out.append((lo, m.start()))
-            lo = m.end()
-    out.append((lo, end))
-    return [(a, b) for a, b in out if text[a:b].strip()]
 
 
 Forms = tuple[tuple[str, ...], ...]  # per number, the ways a paper may write it (value_forms)
@@ -387,6 +346,19 @@ def chunk_terms(chunk: Chunk) -> frozenset[str]:
     the per-chunk cache when it holds the chunk, else computed without filling the cache."""
     p = CACHE.get(chunk.chunk_id)
     return p.terms if p is not None and p.text == chunk.text else terms(chunk.text)
+
+
+_RARE_NAME = 2  # passages of a paper that use a name the paper uses only in passing
+
+
+def rare_name(name: str, paper: Paper) -> bool:
+    """Whether the paper uses the name as written in one or two passages only: a name of a
+    detail (a tool, a dataset), not of the paper's subject, which the evidence must then use."""
+    folded, prepped = fold(name), paper.prepped
+    postings = [set(paper.postings.get(t, ())) for t in term_list(name)]
+    likely = set.intersection(*postings) if postings else set()
+    found = sum(1 for i in likely if folded in folded_text(prepped[i]))
+    return 0 < found <= _RARE_NAME
 
 
 def mentioned(name: str, paper: Paper) -> bool:

@@ -14,20 +14,19 @@ PMI weighting". Names are read in ``names``, swapped comparisons in ``reversal``
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from research_assistant.check.lexicon import (
     CURATED,
-    PARTICLES,
-    PHRASAL,
     SAME,
     direction_stems,
     finding_stems,
     opposites_of,
     word_opposites,
+    words_of,
 )
 from research_assistant.check.names import names_in
+from research_assistant.check.negation import SOFT_NEGATION, negated_by, negation_word
 from research_assistant.check.reversal import COMPARATIVES, reversed_sides
 from research_assistant.terms import stem
 from research_assistant.text import STOPWORDS
@@ -42,46 +41,9 @@ __all__ = [
     "unstated",
 ]
 
-_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
-_NEGATION = frozenset(
-    "not no never none neither nor cannot can't don't doesn't didn't isn't aren't wasn't weren't "
-    "won't unable nothing nobody barely hardly scarcely".split()
-)
-_SCOPE = 4  # words after a negation that it governs
-# Verbs that take "not" as modals do: "need not be rerun" is "does not need to be rerun"
-_NOT_AFTER = frozenset({"need", "needs", "dare"})
-_FAIL = frozenset({"fail", "fails", "failed", "failing"})  # "fails to converge" negates
-# Irregular past forms the stemmer leaves alone.
-_IRREGULAR = {
-    "rose": "rise",
-    "risen": "rise",
-    "fell": "fall",
-    "fallen": "fall",
-    "grew": "grow",
-    "grown": "grow",
-    "shrank": "shrink",
-    "shrunk": "shrink",
-    "won": "win",
-    "lost": "lose",
-}
 _DIRECTIONS = direction_stems()
 _ATTACH = 5  # content words either side of a direction word that say what it is about
 _MIN_FORM = 5  # letters of a word whose opposite by form ("unstable") is looked for
-
-
-def _words(folded: str) -> list[str]:
-    words = [_IRREGULAR.get(w, w) for w in _TOKEN.findall(folded)]
-    if "non" not in words and PARTICLES.isdisjoint(words):
-        return words
-    out: list[str] = []
-    for w in words:
-        if out and out[-1] == "non":  # "non-linear" is one word, the opposite of "linear"
-            out[-1] = "non" + w
-        elif out and w in PARTICLES and (stem(out[-1]), w) in PHRASAL:
-            out[-1] = PHRASAL[stem(out[-1]), w]
-        else:
-            out.append(w)
-    return out
 
 
 class _Flip(NamedTuple):
@@ -92,6 +54,8 @@ class _Flip(NamedTuple):
     curated: frozenset[str]  # opposite stems that contradict where loosely attached
     broad: frozenset[str]  # opposite stems that contradict where closely attached
     forms: frozenset[str]  # opposite words by form ("unstable"), closely attached
+    form_stems: frozenset[str]  # their stems, long enough to say the same in another form
+    # ("avoid" for the "avoidable" of "unavoidable"; not "use" for the "useful" of "useless")
     at: int  # content words before it (what it is attached to is read only when needed)
 
 
@@ -107,13 +71,13 @@ def _content(words: list[str], stems: list[str]) -> tuple[list[str], list[int]]:
     return content, before
 
 
-def _near(content: list[str], at: int) -> dict[str, int]:
-    """Content stems within ``_ATTACH`` content words of a non-content word with ``at`` content
+def _near(content: list[str], at: int, reach: int = _ATTACH) -> dict[str, int]:
+    """Content stems within ``reach`` content words of a non-content word with ``at`` content
     words before it, by distance."""
     near: dict[str, int] = {}
-    for k in range(max(0, at - _ATTACH), min(len(content), at + _ATTACH)):
+    for k in range(max(0, at - reach), min(len(content), at + reach)):
         d = at - k if k < at else k - at + 1
-        if d < near.get(content[k], _ATTACH + 1):
+        if d < near.get(content[k], reach + 1):
             near[content[k]] = d
     return near
 
@@ -142,41 +106,9 @@ def _flips_of(words: list[str], stems: list[str], before: list[int]) -> tuple[_F
         curated, broad = curated - own, broad - own
         forms = word_opposites(w) if len(w) >= _MIN_FORM and w not in STOPWORDS else frozenset()
         if curated or broad or forms:
-            out.append(_Flip(i, s, curated, broad, forms, before[i]))
+            form_stems = frozenset(x for x in map(stem, forms) if len(x) >= _MIN_FORM)
+            out.append(_Flip(i, s, curated, broad, forms, form_stems, before[i]))
     return tuple(out)
-
-
-# "not only X but also Y" states X and Y: no negation.
-_NOT_ONLY = frozenset({"only", "just", "merely", "simply", "solely"})
-# Adjectives that deny what they are said of, usually after it ("the temperature is entirely
-# unknown"): they govern the words before them as well as after.
-_DENYING = frozenset({"unknown", "unclear"})
-
-
-def _negated(words: list[str], negations: frozenset[str] | None = None) -> set[str]:
-    """Stems of the content words a negation governs (``negations``: other negating words)."""
-    out: set[str] = set()
-    for i, w in enumerate(words):
-        if negations is not None:
-            hit = w in negations
-        else:
-            failed = w in _FAIL and i + 1 < len(words) and words[i + 1] == "to"
-            hit = w in _NEGATION or w.endswith("n't") or failed or w in _DENYING
-            if w == "not" and words[i + 1 : i + 2] and words[i + 1] in _NOT_ONLY:
-                hit = False
-        if hit:
-            out.update(stem(x) for x in words[i + 1 : i + 1 + _SCOPE] if len(x) > 2)
-            if w in _DENYING:
-                out.update(stem(x) for x in words[max(0, i - _SCOPE) : i] if len(x) > 2)
-            if i and words[i - 1] in _NOT_AFTER and w == "not":
-                out.add(stem(words[i - 1]))
-    return out
-
-
-# Words that negate what follows only sometimes ("without backup tasks" is a setting, not a
-# denial): they count where the other side negates the same words ("without making accuracy
-# better" states "does not improve accuracy"), and never make a contradiction on their own.
-_SOFT_NEGATION = frozenset({"without", "lack", "lacks", "lacking"})
 
 
 class Reading:
@@ -196,14 +128,14 @@ class Reading:
     )
 
     def __init__(self, folded: str) -> None:
-        self.words = _words(folded)
+        self.words = words_of(folded)
         self.stems = [stem(w) for w in self.words]
         self.stem_set = set(self.stems)
         self.word_set = set(self.words)
-        self.negated = _negated(self.words)
-        self.soft_negated = _negated(self.words, _SOFT_NEGATION)
+        self.negated = negated_by(self.words)
+        self.soft_negated = negated_by(self.words, SOFT_NEGATION)
         self._flips: tuple[_Flip, ...] | None = None
-        self._keys: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+        self._keys: tuple[frozenset[str], ...] = (frozenset(), frozenset(), frozenset())
         self._content: tuple[list[str], list[int]] | None = None
 
     @property
@@ -218,7 +150,8 @@ class Reading:
         if self._flips is None:
             flips = _flips_of(self.words, self.stems, self.content[1])
             stems = frozenset().union(*(f.curated | f.broad for f in flips))
-            self._keys = (stems, frozenset().union(*(f.forms for f in flips)))
+            forms = frozenset().union(*(f.forms for f in flips))
+            self._keys = (stems, forms, frozenset().union(*(f.form_stems for f in flips)))
             self._flips = flips
         return self._flips
 
@@ -230,8 +163,12 @@ class Reading:
         """Whether the passage holds any opposite of the claim's direction words: most
         sentences hold none, and are passed over at the cost of two set intersections."""
         self.flips  # noqa: B018 -- fills _keys
-        stems, words = self._keys
-        return not stems.isdisjoint(p.stem_set) or not words.isdisjoint(p.word_set)
+        stems, words, form_stems = self._keys
+        return (
+            not stems.isdisjoint(p.stem_set)
+            or not words.isdisjoint(p.word_set)
+            or not form_stems.isdisjoint(p.stem_set)
+        )
 
 
 def _read(text: str | Reading) -> Reading:
@@ -247,7 +184,7 @@ def may_conflict(claim: Reading, passage_stems: set[str]) -> bool:
         return False
     return any(
         (f.curated | f.broad) & passage_stems
-        or (f.forms and {stem(w) for w in f.forms} & passage_stems)
+        or (f.forms and ({stem(w) for w in f.forms} | f.form_stems) & passage_stems)
         for f in claim.flips
     )
 
@@ -314,7 +251,7 @@ def conflict_of(
     passage_neg = p.negated & shared or p.soft_negated & c.negated & shared
     if bool(claim_neg) != bool(passage_neg):
         side = "passage" if passage_neg else "claim"
-        return f"negation: {side} {_negation_word(pw if passage_neg else cw)}"
+        return f"negation: {side} {negation_word(pw if passage_neg else cw)}"
     reversal = reversed_sides((c.words, c.stems), (p.words, p.stems), shared)
     for f in c.flips if c.may_oppose(p) else ():
         other = _opposed(f, c, p, attached, beside)
@@ -335,6 +272,8 @@ def _opposed(
     to the claim (``beside``; ``attached``: the passage is such a neighbouring sentence)."""
     opposite = (f.curated | f.broad) & p.stem_set
     forms = f.forms & p.word_set
+    if f.form_stems & p.stem_set:
+        forms |= {w for w, x in zip(p.words, p.stems, strict=True) if x in f.form_stems}
     if not opposite and not forms:
         return ""
     # the claim's way: its word itself when the passage uses it, else one of the same sense
@@ -358,9 +297,34 @@ def _opposed(
             way = {f.stem} if f.stem in beside.stem_set else same & beside.stem_set
             if theirs <= _attached(beside, way, frozenset(), around):
                 return ""
+        if _kin_closer(f, c, p, opposite):
+            return ""  # "small, equivalent to an increase of matter" for "small, equivalent to
+            # adding matter": the opposite says what another word of the claim says
     elif _attached(p, f.curated, frozenset(), around) < _LOOSELY:
         return ""  # "negative sampling" says nothing of "positive PMI weighting"
     return next(w for w, x in zip(p.words, p.stems, strict=True) if x in opposite or w in forms)
+
+
+_KIN_REACH = 2  # content words either side that tell which of two claim words is meant
+
+
+def _kin_closer(f: _Flip, c: Reading, p: Reading, opposite: frozenset[str]) -> bool:
+    """Whether the passage's ``opposite`` word stands closer to the words right beside another
+    word of the claim, of its own sense and with no opposite, than to those beside ``f``: it
+    says what that word says ("equivalent to an increase of matter" for "small ...,
+    equivalent to adding matter")."""
+    content, before = c.content
+    mine = _attached(
+        p, opposite, frozenset(), frozenset(_near(content, f.at, _KIN_REACH)), _KIN_REACH
+    )
+    for k, x in enumerate(c.stems):
+        # a word of one sense only ("adding"): one with an opposite of its own ("lowering")
+        # is read for itself, and a claim stating both ways may have them swapped
+        if k != f.pos and x not in _DIRECTIONS and SAME.get(x, set()) & opposite:
+            near = frozenset(_near(content, before[k], _KIN_REACH))
+            if _attached(p, opposite, frozenset(), near, _KIN_REACH) > mine:
+                return True
+    return False
 
 
 def _head(r: Reading, i: int) -> str:
@@ -379,7 +343,11 @@ _LOOSELY = 0.5
 
 
 def _attached(
-    p: Reading, stems: set[str] | frozenset[str], words: frozenset[str], around: frozenset[str]
+    p: Reading,
+    stems: set[str] | frozenset[str],
+    words: frozenset[str],
+    around: frozenset[str],
+    reach: int = _ATTACH,
 ) -> float:
     """How closely the passage's best-attached word among ``stems`` or ``words`` stands to the
     words ``around`` (each shared word counts 1/distance in content words)."""
@@ -387,15 +355,6 @@ def _attached(
     content, before = p.content
     for j, (w, x) in enumerate(zip(p.words, p.stems, strict=True)):
         if x in stems or w in words:
-            near = _near(content, before[j])
+            near = _near(content, before[j], reach)
             best = max(best, sum(1 / d for t, d in near.items() if t in around))
     return best
-
-
-def _negation_word(words: list[str]) -> str:
-    for i, w in enumerate(words):
-        if w in _NEGATION or w.endswith("n't") or w in _DENYING:
-            return w
-        if w in _FAIL and words[i + 1 : i + 2] == ["to"]:
-            return f"{w} to"
-    return "not"

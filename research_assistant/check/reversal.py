@@ -3,6 +3,8 @@ that cbow outperforms count shares every word with it and holds no opposite word
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from research_assistant.terms import stem
 from research_assistant.text import STOPWORDS
 
@@ -13,7 +15,7 @@ __all__ = ["COMPARATIVES", "reversed_sides", "surface"]
 COMPARATIVES = frozenset(
     stem(w) for w in "outperform beat surpass exceed than superior inferior dominate prefer".split()
 )
-_SIDE = 6  # words either side of a comparative that name its two sides
+_SIDE = 6  # content words either side of a comparative that name its two sides
 
 
 def surface(words: list[str], s: str) -> str:
@@ -29,11 +31,27 @@ def _sides(
     for i, s in enumerate(stems):
         if s not in COMPARATIVES:
             continue
-        before = {x for x in stems[max(0, i - _SIDE) : i] if x in shared}
-        after = {x for x in stems[i + 1 : i + 1 + _SIDE] if x in shared}
+        # sides are counted in content words: "T, since it is usually shorter than H"
+        before = set(_content(reversed(stems[:i]), words[:i][::-1], shared))
+        after = set(_content(iter(stems[i + 1 :]), words[i + 1 :], shared))
         if i + 1 < len(words) and words[i + 1] == "by":  # passive: the sides swap
             before, after = after, before
         out.append(({s}, before - after, after - before))
+    return out
+
+
+def _content(stems: Iterator[str], words: list[str], shared: set[str]) -> list[str]:
+    """The shared stems among the first ``_SIDE`` content words of ``stems``."""
+    out: list[str] = []
+    seen = 0
+    for x, w in zip(stems, words, strict=False):
+        if w in STOPWORDS:
+            continue
+        seen += 1
+        if seen > _SIDE:
+            break
+        if x in shared:
+            out.append(x)
     return out
 
 

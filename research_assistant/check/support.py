@@ -16,8 +16,8 @@ it is reported (``Support.unstated``), one stating all of the claim's numbers an
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import NamedTuple
 
 from rapidfuzz import fuzz
@@ -33,6 +33,7 @@ from research_assistant.check.passages import (
     chunk_terms,
     clear_cache,
     expand_acronyms,
+    folded_text,
     forms_share,
     held_terms,
     idf_from_counts,
@@ -41,6 +42,7 @@ from research_assistant.check.passages import (
     paper_of,
     prepare,
     prepared,
+    rare_name,
     replaced,
     sentences_of,
     share,
@@ -55,6 +57,7 @@ from research_assistant.check.polarity import (
     may_conflict,
     unstated,
 )
+from research_assistant.check.scored import Context, Support
 from research_assistant.models import Chunk
 from research_assistant.quantities import Quantity, agrees_any, counterpart, quantities
 from research_assistant.terms import term_list
@@ -83,39 +86,6 @@ _FUZZ_CHARS = 160  # rapidfuzz sees at most this much of a claim (5x of a span):
 W_COVER, W_FUZZ, W_SEMANTIC = 0.5, 0.1, 0.4
 # rapidfuzz costs ~0.1 ms a window: skipped where even a perfect ratio leaves the score under
 _FUZZ_WORTH = 0.22  # the lowest any verdict above unsupported needs (MANY_ANCHORED_THRESHOLD)
-
-
-@dataclass(frozen=True)
-class Context:
-    """What the scorer knows beyond the passages: library-wide term rarity and an optional
-    sentence similarity (dependencies passed in; the pure core loads no model)."""
-
-    idf: Mapping[str, float] = field(default_factory=dict)
-    default_idf: float = 1.0
-    similarity: Callable[[str, str], float] | None = None
-
-    def weight(self, term: str) -> float:
-        return self.idf.get(term, self.default_idf)
-
-
-@dataclass(frozen=True)
-class Support:
-    score: float
-    chunk: Chunk | None
-    span: str  # the best-supporting sentence(s), verbatim from chunk.text
-    missing: tuple[Quantity, ...] = ()  # numbers of the claim the span does not state
-    counterparts: tuple[Quantity | None, ...] = ()  # the span's number in each one's role
-    conflict: str = ""  # why the span contradicts the claim; "" when nothing does
-    absent: tuple[str, ...] = ()  # names in the claim that no cited passage mentions
-    unstated: tuple[str, ...] = ()  # the claim's direction words the span does not state
-    # the window's numbers, kept to name the counterparts of the shown support only
-    evidence_numbers: tuple[Quantity, ...] = field(default=(), repr=False, compare=False)
-    anchored: int = 0  # how many numbers of the claim the span states, when it states them all
-    # and they are specific (two or more, or one with a unit or three significant digits)
-    denies: bool = False  # the span negates what the claim negates (it states the denial)
-    cover: float = 0.0
-    semantic: float = 0.0
-    fuzz: float = 0.0
 
 
 def _overlap(
@@ -264,12 +234,22 @@ def best_support(
     if best.missing:  # the evidence's number in each missing one's role, for the explanation
         roles = tuple(counterpart(q, best.evidence_numbers) for q in best.missing)
         best = replace(best, counterparts=roles)
-    if names and not best.conflict:  # a name the cited paper never uses: read only when it
-        # would decide the verdict (a scan of every passage of the paper)
-        absent = tuple(n for n in names if not mentioned(n, paper))
-        if absent:
-            return replace(best, conflict="name", absent=absent)
-    return best
+    return _read_names(best, names, paper) if names and not best.conflict else best
+
+
+def _read_names(best: Support, names: Sequence[str], paper: Paper) -> Support:
+    """The support with the claim's names read: one the cited paper never uses contradicts it
+    (a scan of every passage, so read only when it would decide the verdict); one the paper
+    uses in a passage or two, but not the span's, leaves it on the topic but not about it
+    ("StanfordNER for English" shown a sentence on named-entity recognition in general)."""
+    absent = tuple(n for n in names if not mentioned(n, paper))
+    if absent:
+        return replace(best, conflict="name", absent=absent)
+    if best.chunk is None:
+        return best
+    here = folded_text(prepared(best.chunk))
+    aside = tuple(n for n in names if fold(n) not in here and rare_name(n, paper))
+    return replace(best, unstated=(*best.unstated, *aside)) if aside else best
 
 
 def _pick(scored: list[Support]) -> Support:

@@ -33,6 +33,7 @@ from research_assistant.results import (
     Evidence,
     Mention,
 )
+from research_assistant.terms import terms
 from research_assistant.text import fold
 
 __all__ = [
@@ -213,6 +214,11 @@ def _partial(
     # a part's number that the whole claim's evidence states was read out of its context ("an
     # F1 of 0.768" alone finds another F1): that part says nothing either way
     results = [(p, s) for p, s in results if not _stated_by(s, whole)]
+    # a part contradicted by another sentence than the whole claim's clean evidence, which
+    # holds every term of that part, was read out of its clause ("we show how to compute the
+    # smooth sensitivity" of "..., and apply it to such functions" against "we do not know how
+    # to compute the smooth sensitivity of cluster centers"): that part says nothing either way
+    results = [(p, s) for p, s in results if not _echoed(p, s, whole)]
     verdicts = [_verdict(s, label)[0] for _, s in results]
     good = [r for r, v in zip(results, verdicts, strict=True) if v == VERIFIED]
     # a part that scores only in the uncertain band is not found either (one on the topic whose
@@ -232,6 +238,19 @@ def _partial(
     why = _unsupported_reason(sup, label)
     reason = f"partly supported: “{part}” is not found ({why}); check the evidence"
     return PARTIAL, good[0][1], reason
+
+
+def _echoed(part: str, sup: Support, whole: Support) -> bool:
+    """Whether the part's contradiction comes from a sentence other than the whole claim's
+    clean evidence, which states every term of the part."""
+    return (
+        bool(sup.conflict)
+        and sup.conflict != "name"
+        and not whole.conflict
+        and whole.chunk is not None
+        and sup.span != whole.span
+        and terms(part) <= terms(whole.span)
+    )
 
 
 def _stated_by(part: Support, whole: Support) -> bool:
@@ -301,7 +320,9 @@ def check_paper(
     # supported, or is about to be verified (a one-part claim costs one regex split more)
     resplit = sup.score >= _RESPLIT_ABOVE and (sup.score < _RESPLIT_BELOW or status == VERIFIED)
     split = _partial(claim, chunks, ctx, ignore, label, sup) if resplit else None
-    if split and (status == VERIFIED or split[0] == PARTIAL):
+    # a part the paper contradicts makes the claim unsupported, also when the whole was left
+    # in the middle (a passage on the topic that does not use one of its names)
+    if split and (status in (VERIFIED, UNCERTAIN) or split[0] == PARTIAL):
         status, sup, reason = split
     evidence = Evidence(sup.chunk.chunk_id, sup.chunk.page, sup.span) if sup.chunk else None
     return Citation(m, status, key, score=sup.score, claim=claim, evidence=evidence, reason=reason)

@@ -1,0 +1,62 @@
+"""Which words a negation governs (pure): "does not need to be re-executed", "fails to
+converge", "is entirely unknown"; and which do not negate ("not only X but also Y").
+
+``polarity`` compares what a claim and a passage negate: a negation on one side only is a
+contradiction that no similarity may override.
+"""
+
+from __future__ import annotations
+
+from research_assistant.terms import stem
+
+__all__ = ["NEGATION", "SOFT_NEGATION", "negated_by", "negation_word"]
+
+NEGATION = frozenset(
+    "not no never none neither nor cannot can't don't doesn't didn't isn't aren't wasn't weren't "
+    "won't unable nothing nobody barely hardly scarcely".split()
+)
+_SCOPE = 4  # words after a negation that it governs
+# Verbs that take "not" as modals do: "need not be rerun" is "does not need to be rerun"
+_NOT_AFTER = frozenset({"need", "needs", "dare"})
+_FAIL = frozenset({"fail", "fails", "failed", "failing"})  # "fails to converge" negates
+# "not only X but also Y" states X and Y: no negation.
+_NOT_ONLY = frozenset({"only", "just", "merely", "simply", "solely"})
+# Adjectives that deny what they are said of, usually after it ("the temperature is entirely
+# unknown"): they govern the words before them as well as after.
+_DENYING = frozenset({"unknown", "unclear"})
+
+
+def negated_by(words: list[str], negations: frozenset[str] | None = None) -> set[str]:
+    """Stems of the content words a negation governs (``negations``: other negating words)."""
+    out: set[str] = set()
+    for i, w in enumerate(words):
+        if negations is not None:
+            hit = w in negations
+        else:
+            failed = w in _FAIL and i + 1 < len(words) and words[i + 1] == "to"
+            hit = w in NEGATION or w.endswith("n't") or failed or w in _DENYING
+            if w == "not" and words[i + 1 : i + 2] and words[i + 1] in _NOT_ONLY:
+                hit = False
+        if hit:
+            out.update(stem(x) for x in words[i + 1 : i + 1 + _SCOPE] if len(x) > 2)
+            if w in _DENYING:
+                out.update(stem(x) for x in words[max(0, i - _SCOPE) : i] if len(x) > 2)
+            if i and words[i - 1] in _NOT_AFTER and w == "not":
+                out.add(stem(words[i - 1]))
+    return out
+
+
+# Words that negate what follows only sometimes ("without backup tasks" is a setting, not a
+# denial): they count where the other side negates the same words ("without making accuracy
+# better" states "does not improve accuracy"), and never make a contradiction on their own.
+SOFT_NEGATION = frozenset({"without", "lack", "lacks", "lacking"})
+
+
+def negation_word(words: list[str]) -> str:
+    """The word that negates in ``words``, as written, for an explanation."""
+    for i, w in enumerate(words):
+        if w in NEGATION or w.endswith("n't") or w in _DENYING:
+            return w
+        if w in _FAIL and words[i + 1 : i + 2] == ["to"]:
+            return f"{w} to"
+    return "not"
