@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from research_assistant.check.support import chunk_terms
-from research_assistant.models import Chunk, ChunkSpan, PageText
+from research_assistant.models import ChunkSpan, PageText
+from research_assistant.terms import terms
 from research_assistant.text import sentence_spans
 
 # Chunk size: about 200 tokens. Smaller chunks make the evidence quote shown to the user short
@@ -55,9 +55,12 @@ def split_page(text: str) -> list[tuple[int, int]]:
 
 def chunk_spans(pages: Iterable[PageText]) -> tuple[ChunkSpan, ...]:
     """Every chunk of ``pages`` in order, with the checker's terms of its text (what the
-    library-wide term counts are made of: an ingest counts these instead of the texts again)."""
+    library-wide term counts are made of: an ingest counts these instead of the texts again).
+    The terms are ``terms.terms`` of the text, as ``check.passages.chunk_terms`` makes them for
+    a chunk it has not cached; called directly, the reader processes need not import the
+    checker (a tenth of a second of each reader's start)."""
     return tuple(
-        ChunkSpan(p.number, s, e, chunk_terms(Chunk("", "", p.number, s, e, p.text[s:e])))
+        ChunkSpan(p.number, s, e, terms(p.text[s:e]))
         for p in pages
         if p.text.strip()
         for s, e in split_page(p.text)

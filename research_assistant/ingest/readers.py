@@ -94,7 +94,9 @@ class Readers:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def close(self) -> None:
+    def close(self, *, wait: bool = True) -> None:
+        """Stop the workers: each finishes the file it is reading and exits when its input
+        closes; with ``wait``, after it has exited."""
         with self._done:
             self._todo.clear()
             threads = [t for t in self._threads if t is not None]
@@ -103,7 +105,7 @@ class Readers:
         for proc in self.procs:
             if proc.stdin and not proc.stdin.closed:
                 proc.stdin.close()
-        for proc in self.procs:
+        for proc in self.procs if wait else ():
             try:
                 proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
@@ -249,8 +251,8 @@ def start_shared(workers: int, prefetch: Sequence[str] = ()) -> None:
 
 @atexit.register
 def _close_shared() -> None:
-    for readers in _SHARED.values():
-        readers.close()
+    for readers in _SHARED.values():  # the process is ending: the workers end on their own
+        readers.close(wait=False)
     _SHARED.clear()
 
 
