@@ -51,6 +51,7 @@ from research_assistant.check.passages import (
 from research_assistant.check.polarity import (
     Reading,
     conflict_of,
+    exchanged,
     finding_senses,
     may_conflict,
     unstated,
@@ -373,6 +374,8 @@ def _score(
         if not conflict and other is not closest:
             found = conflict_of(reading, other.reading, attached=True, beside=closest.reading)
             conflict = "" if found.startswith("negation") else found
+    if not conflict:  # two roles exchanged, perhaps across the window's sentences
+        conflict = exchanged(folded_claim, " ".join(x.folded for x in w.sentences))
     window_stems = set().union(*(x.stems for x in w.sentences))
     return Support(
         score=round(min(score, 1.0), 4),

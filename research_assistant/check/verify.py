@@ -97,6 +97,12 @@ def _unsupported_reason(sup: Support, label: str) -> str:
             f"the nearest passage of {label} has it the other way round (“{theirs}” {word} "
             f"“{ours}”, not “{ours}” {word} “{theirs}”){where}"
         )
+    if sup.conflict.startswith("binding"):
+        (x, y), (z, w) = (p.split("~") for p in sup.conflict.split(": ")[1].split(", "))
+        return (
+            f"the nearest passage of {label} pairs them the other way round (“{x}” with "
+            f"“{w}” and “{z}” with “{y}”, not “{x}” with “{y}”){where}"
+        )
     if sup.conflict == "name":
         return f"{label} never mentions {', '.join(sup.absent)}"
     return f"no passage of {label} supports this; nearest{where} scores {sup.score:.2f}"
