@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from research_assistant.check.binding import clauses, crossed
-from research_assistant.check.polarity import exchanged
+from research_assistant.check.binding import clauses, crossed, exchanged
 from research_assistant.terms import stem
 
 

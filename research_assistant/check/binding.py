@@ -21,7 +21,7 @@ from itertools import combinations
 from research_assistant.terms import term_list
 from research_assistant.text import LINE_HYPHEN, fold
 
-__all__ = ["clauses", "crossed"]
+__all__ = ["clauses", "crossed", "exchanged"]
 
 # Where one clause ends and the next begins: punctuation, coordinating and relative words, and
 # the phrases that set two things against each other; "1)" numbers an item of a list.
@@ -115,3 +115,19 @@ def crossed(claim: str, passage: str) -> tuple[str, str, str, str] | None:
                 continue  # one phrase in another order, or an apposition
             return x, y, z, w
     return None
+
+
+def exchanged(claim: str, passage: str) -> str:
+    """Why the passage exchanges two roles of the claim ("binding: A~B, C~D": the claim binds A
+    to B and C to D, the passage A to D and C to B), else "". Both are folded texts; the
+    passage is a whole window, since the two clauses may stand in two of its sentences."""
+    found = crossed(claim, passage)
+    if found is None:
+        return ""
+    x, y, z, w = (_surface(claim, t) for t in found)
+    return f"binding: {x}~{y}, {z}~{w}"
+
+
+def _surface(text: str, term: str) -> str:
+    """The word of ``text`` as written whose term is ``term``: explanations quote words."""
+    return next((w for w in _WORD.findall(text) if term in term_list(w)), term)

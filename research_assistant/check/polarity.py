@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from research_assistant.check.binding import crossed
 from research_assistant.check.lexicon import (
     CURATED,
     PARTICLES,
@@ -30,13 +29,12 @@ from research_assistant.check.lexicon import (
 )
 from research_assistant.check.names import names_in
 from research_assistant.check.reversal import COMPARATIVES, reversed_sides
-from research_assistant.terms import stem, term_list
+from research_assistant.terms import stem
 from research_assistant.text import STOPWORDS
 
 __all__ = [
     "Reading",
     "conflict_of",
-    "exchanged",
     "finding_senses",
     "may_conflict",
     "names_in",
@@ -45,7 +43,6 @@ __all__ = [
 ]
 
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
-_HYPHENATED = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")  # "forces-stack" as written
 _NEGATION = frozenset(
     "not no never none neither nor cannot can't don't doesn't didn't isn't aren't wasn't weren't "
     "won't unable nothing nobody barely hardly scarcely".split()
@@ -326,22 +323,6 @@ def conflict_of(
                 return ""
             return f"direction: {cw[f.pos]} vs {other}"
     return f"reversal: {reversal}" if reversal else ""
-
-
-def exchanged(claim: str, passage: str) -> str:
-    """Why the passage exchanges two roles of the claim ("binding: A~B, C~D": the claim binds A
-    to B and C to D, the passage A to D and C to B), else "". Both are folded texts; the
-    passage is a whole window, since the two clauses may stand in two of its sentences."""
-    found = crossed(claim, passage)
-    if found is None:
-        return ""
-    x, y, z, w = (_surface(claim, t) for t in found)
-    return f"binding: {x}~{y}, {z}~{w}"
-
-
-def _surface(text: str, term: str) -> str:
-    """The word of ``text`` as written whose term is ``term``: explanations quote words."""
-    return next((w for w in _HYPHENATED.findall(text) if term in term_list(w)), term)
 
 
 def _opposed(

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from rapidfuzz import fuzz
 
+from research_assistant.check.binding import exchanged
 from research_assistant.check.names import names_in
 from research_assistant.check.passages import (
     DIGITS,
@@ -51,7 +52,6 @@ from research_assistant.check.passages import (
 from research_assistant.check.polarity import (
     Reading,
     conflict_of,
-    exchanged,
     finding_senses,
     may_conflict,
     unstated,
