@@ -56,6 +56,7 @@ from research_assistant.check.polarity import (
     may_conflict,
     unstated,
 )
+from research_assistant.check.quantifier import contradicted
 from research_assistant.models import Chunk
 from research_assistant.quantities import Quantity, agrees_any, counterpart, quantities
 from research_assistant.terms import term_list
@@ -374,8 +375,10 @@ def _score(
         if not conflict and other is not closest:
             found = conflict_of(reading, other.reading, attached=True, beside=closest.reading)
             conflict = "" if found.startswith("negation") else found
-    if not conflict:  # two roles exchanged, perhaps across the window's sentences
-        conflict = exchanged(folded_claim, " ".join(x.folded for x in w.sentences))
+    if not conflict:  # two roles exchanged, perhaps across the window's sentences; a whole
+        # set for a part of it, a vague amount for a far larger or smaller one
+        window = " ".join(x.folded for x in w.sentences)
+        conflict = exchanged(folded_claim, window) or contradicted(folded_claim, window)
     window_stems = set().union(*(x.stems for x in w.sentences))
     return Support(
         score=round(min(score, 1.0), 4),

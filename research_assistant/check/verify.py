@@ -103,6 +103,9 @@ def _unsupported_reason(sup: Support, label: str) -> str:
             f"the nearest passage of {label} pairs them the other way round (“{x}” with "
             f"“{w}” and “{z}” with “{y}”, not “{x}” with “{y}”){where}"
         )
+    if sup.conflict.startswith("quantifier"):
+        ours, theirs = sup.conflict.removeprefix("quantifier: ").split(" vs ")
+        return f"the nearest passage of {label} says “{theirs}”, not “{ours}”{where}"
     if sup.conflict == "name":
         return f"{label} never mentions {', '.join(sup.absent)}"
     return f"no passage of {label} supports this; nearest{where} scores {sup.score:.2f}"
