@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import pytest
 
-from research_assistant.check.binding import clauses, crossed, exchanged
+from research_assistant.check.binding import clauses, crossed, exchanged, settle, window_conflict
 from research_assistant.terms import stem
 
 
@@ -88,3 +90,27 @@ def test_the_conflict_quotes_the_words_as_written() -> None:
         "right",
         "attached",
     }
+
+
+@dataclass(frozen=True)
+class _Span:
+    span: str
+    score: float
+    conflict: str = ""
+    chunk: object | None = "chunk"
+
+
+def test_settle_reads_the_span_to_show_and_picks_again() -> None:
+    claim = "prefixes are attached on the left, and suffixes are attached on the right"
+    crossed_span = _Span("Suffixes are attached on the left, and prefixes on the right.", 0.9)
+    clean = _Span("Prefixes are attached on the left; suffixes on the right.", 0.7)
+    read: list[str] = []
+
+    def pick(spans: list[_Span]) -> _Span:
+        best = max((s for s in spans if not s.conflict), key=lambda s: s.score)
+        read.append(best.span)
+        return best
+
+    got = settle([crossed_span, clean], claim, pick, lambda s, why: replace(s, conflict=why))
+    assert got == clean and len(read) == 2
+    assert window_conflict(claim, crossed_span.span).startswith("binding")

@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from itertools import combinations
+from typing import Protocol, TypeVar
 
+from research_assistant.check.quantifier import contradicted
 from research_assistant.terms import term_list
 from research_assistant.text import LINE_HYPHEN, fold
 
-__all__ = ["clauses", "crossed", "exchanged"]
+__all__ = ["clauses", "crossed", "exchanged", "settle", "window_conflict"]
 
 # Where one clause ends and the next begins: punctuation, coordinating and relative words, and
 # the phrases that set two things against each other; "1)" numbers an item of a list.
@@ -92,8 +95,11 @@ def _pair(x: str, y: str) -> tuple[str, str]:
 def crossed(claim: str, passage: str) -> tuple[str, str, str, str] | None:
     """The terms (x, y, z, w) where the claim binds x to y and z to w in its clauses and the
     passage binds x to w and z to y instead, else None. Both are texts as written or folded."""
-    cs, ps = clauses(claim), clauses(passage)
-    if len(cs) < 2 or not ps:
+    cs = clauses(claim)
+    if len(cs) < 2:  # most claims: read no passage
+        return None
+    ps = clauses(passage)
+    if not ps:
         return None
     shared = set().union(*cs) & set().union(*ps)
     shared = {t for t in shared if len(t) > 1 and not t.isdigit()}
@@ -131,3 +137,41 @@ def exchanged(claim: str, passage: str) -> str:
 def _surface(text: str, term: str) -> str:
     """The word of ``text`` as written whose term is ``term``: explanations quote words."""
     return next((w for w in _WORD.findall(text) if term in term_list(w)), term)
+
+
+def window_conflict(claim: str, span: str) -> str:
+    """The conflicts read over a whole span rather than one sentence (``claim`` folded, ``span``
+    as written): two roles exchanged, perhaps across its sentences; a whole set for a part of
+    it, or a vague amount for a far larger or smaller one (``quantifier``)."""
+    folded = _clean(span)
+    return exchanged(claim, folded) or contradicted(claim, folded)
+
+
+class _Shown(Protocol):
+    """A scored span as ``support`` keeps it: what ``settle`` reads of it."""
+
+    @property
+    def chunk(self) -> object | None: ...
+    @property
+    def conflict(self) -> str: ...
+    @property
+    def span(self) -> str: ...
+
+
+S = TypeVar("S", bound=_Shown)
+
+
+def settle(
+    scored: list[S], claim: str, pick: Callable[[list[S]], S], mark: Callable[[S, str], S]
+) -> S:
+    """The span to show among ``scored`` (``pick``), read for the conflicts of a whole span
+    first: a picked span they contradict is marked (``mark``) and the pick made again. Read for
+    the span to show only, not for every window scored (about 0.2 ms a window)."""
+    best = pick(scored)
+    while best.chunk is not None and not best.conflict:
+        why = window_conflict(claim, best.span)
+        if not why:
+            return best
+        scored = [mark(x, why) if x is best else x for x in scored]
+        best = pick(scored)
+    return best

@@ -18,6 +18,7 @@ must state, only one a passage may contradict.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -72,6 +73,7 @@ def _head(text: str, end: int) -> frozenset[str]:
     return frozenset(t for t in term_list(" ".join(after)) if not t[0].isdigit())
 
 
+@functools.lru_cache(maxsize=1024)
 def amounts(folded: str) -> tuple[Amount, ...]:
     """The amounts of a folded text: vague ones ("a few", "several thousand", "hundreds of")
     and numbers, each with what it counts."""
@@ -119,14 +121,16 @@ def _wholes(folded: str) -> list[tuple[str, frozenset[str]]]:
 
 def _whole_or_part(claim: str, passage: str) -> str:
     """A whole set in one text where the other names a part of the same thing."""
-    claim_wholes, passage_wholes = _wholes(claim), _wholes(passage)
-    claim_parts, passage_parts = _parts(claim), _parts(passage)
-    if claim_wholes and not claim_parts and not passage_wholes:
+    claim_wholes, claim_parts = _wholes(claim), _parts(claim)
+    if bool(claim_wholes) == bool(claim_parts):  # neither, or both: nothing to set against
+        return ""
+    passage_wholes, passage_parts = _wholes(passage), _parts(passage)
+    if claim_wholes and not passage_wholes:
         for word, head in claim_wholes:
             for part, other, _ in passage_parts:
                 if head & other:
                     return f"quantifier: {word} vs {part}"
-    if claim_parts and not claim_wholes and not passage_parts:
+    if claim_parts and not passage_parts:
         # "some of the models" is true where all are: only an exclusive part contradicts
         for part, head, exclusive in claim_parts:
             for word, other in passage_wholes:
@@ -142,10 +146,11 @@ def contradicted(claim: str, passage: str) -> str:
     found = _whole_or_part(claim, passage)
     if found:
         return found
+    ours = [a for a in amounts(claim) if a.vague and a.head]
+    if not ours:
+        return ""
     theirs = [a for a in amounts(passage) if a.head]
-    for a in amounts(claim):
-        if not a.vague or not a.head:
-            continue
+    for a in ours:
         for b in theirs:
             far = b.low > a.high * _FAR or b.high * _FAR < a.low
             if far and a.head & b.head:

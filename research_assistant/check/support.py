@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from rapidfuzz import fuzz
 
-from research_assistant.check.binding import exchanged
+from research_assistant.check.binding import settle
 from research_assistant.check.names import names_in
 from research_assistant.check.passages import (
     DIGITS,
@@ -56,7 +56,6 @@ from research_assistant.check.polarity import (
     may_conflict,
     unstated,
 )
-from research_assistant.check.quantifier import contradicted
 from research_assistant.models import Chunk
 from research_assistant.quantities import Quantity, agrees_any, counterpart, quantities
 from research_assistant.terms import term_list
@@ -262,7 +261,7 @@ def best_support(
         _score(w, claim_text, folded_claim, reading, want, claim_numbers, ctx, elsewhere)
         for _, _, w in top + _contradicting(reading, windows, top)
     ]
-    best = _pick(scored)
+    best = settle(scored, folded_claim, _pick, lambda s, why: replace(s, conflict=why))
     if best.missing:  # the evidence's number in each missing one's role, for the explanation
         roles = tuple(counterpart(q, best.evidence_numbers) for q in best.missing)
         best = replace(best, counterparts=roles)
@@ -375,10 +374,6 @@ def _score(
         if not conflict and other is not closest:
             found = conflict_of(reading, other.reading, attached=True, beside=closest.reading)
             conflict = "" if found.startswith("negation") else found
-    if not conflict:  # two roles exchanged, perhaps across the window's sentences; a whole
-        # set for a part of it, a vague amount for a far larger or smaller one
-        window = " ".join(x.folded for x in w.sentences)
-        conflict = exchanged(folded_claim, window) or contradicted(folded_claim, window)
     window_stems = set().union(*(x.stems for x in w.sentences))
     return Support(
         score=round(min(score, 1.0), 4),
