@@ -56,6 +56,7 @@ def test_dev5_claims_keep_their_floors(outcomes: dict[str, labelled_set.Outcome]
         ("dev5-flipped-28", "says “several thousand”, not “a few”"),
         ("dev5-flipped-12", "(“disabled”, not “enabled”)"),  # an opposite by form
         ("dev5-flipped-10", "not “remote”"),  # an exclusive alternative
+        ("dev5-flipped-17", "(“fine”, not “coarse”)"),
     ],
 )
 def test_each_rule_explains_what_it_caught(

@@ -294,8 +294,9 @@ def _pick(scored: list[Support]) -> Support:
         margin = 0.0 if best_clean.denies and flip.conflict.startswith(_CLAIM_NEG) else None
         margin = _CONFLICT_MARGIN if margin is None else margin
         return best_clean if best_clean.score > flip.score + margin else flip
-    if best_clean is None or not best_any.conflict:
-        return best_clean or best_any
+    if best_clean is None or not best_any.conflict:  # a worded contradiction explains better
+        near = flip if flip and flip.score >= best_any.score - _CONFLICT_MARGIN else None
+        return best_clean or near or best_any  # than another passage's number
     anchored = max((s for s in clean if s.anchored >= 2), key=lambda s: s.score, default=None)
     if anchored is not None and best_any.conflict == "number":
         return anchored  # a span stating every number of the claim (two or more): the other's
