@@ -55,6 +55,15 @@ def test_amounts_as_ranges(text: str, low: float, high: float) -> None:
         ("all layers are frozen", "only the optimiser state is saved", ""),
         # k of N with k = N is the whole set
         ("all benchmarks improve", "26 of 26 benchmarks improve", ""),
+        # "not only", "at all": no part, no whole set
+        (
+            "it improves accuracy on all benchmarks",
+            "it not only improves accuracy on benchmarks but also speed",
+            "",
+        ),
+        ("no layer helps at all", "only the top layers help", ""),
+        # what a vague amount counts ends at the next function word or number
+        ("it trains for several epochs on 1000 images", "we use 1000 images", ""),
         # a number is the number check's, not this one's
         ("it takes 40 iterations", "it takes 5000 iterations", ""),
     ],

@@ -31,8 +31,12 @@ _SMALL |= {"ten": 10, "eleven": 11, "twelve": 12}
 _COUNT = r"(\d+|" + "|".join(_SMALL) + r")"
 # A part of a set: "9 of 26", "one of the four", "only two", "some of".
 _K_OF_N = re.compile(rf"\b{_COUNT} (?:out )?of (?:the |these |those |all )?{_COUNT}\b")
-_PART = re.compile(r"\b(?:only|some|not all|one of)\b")
-_WHOLE = re.compile(r"\b(?:all|every|each|none)\b")
+# "only" of a set ("only the top layers", "only 9"), not of a verb ("not only improves")
+_PART = re.compile(
+    rf"(?<!not )\bonly(?= (?:the|a|an|some|{_COUNT[1:-1]})\b)|\b(?:some|not all|one of)\b"
+)
+_WHOLE = re.compile(r"(?<!at )(?<!after )(?<!above )\b(?:all(?! but)|every|each|none)\b")
+_WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
 _HEAD_WORDS = 4  # words after a quantifier that say what it counts
 _WHOLE_BEFORE = re.compile(r"\b(?:every|each|all)\s*$")  # "every one of the 26": no part
 _AFTER_WHOLE = re.compile(r"\s*(?:one )?of\b")  # "every one of the 26": still the whole set
@@ -68,9 +72,19 @@ class Amount(NamedTuple):
 
 
 def _head(text: str, end: int) -> frozenset[str]:
-    """The content terms of the words right after a quantifier (numbers left out)."""
-    after = text[end:].split()[:_HEAD_WORDS]
-    return frozenset(t for t in term_list(" ".join(after)) if not t[0].isdigit())
+    """The content terms of the phrase right after a quantifier: past its determiners and
+    numbers ("of the 26"), up to the next function word or number ("several epochs on 1000
+    images" counts epochs), at most ``_HEAD_WORDS`` words."""
+    out: list[str] = []
+    for w in _WORD.findall(text, end):
+        found = [] if w.isdigit() or w in _SMALL else term_list(w)
+        if found:
+            out += found
+        elif out or len(out) >= _HEAD_WORDS:
+            break
+        if len(out) >= _HEAD_WORDS:
+            break
+    return frozenset(out)
 
 
 @functools.lru_cache(maxsize=1024)
