@@ -64,6 +64,9 @@ def test_amounts_as_ranges(text: str, low: float, high: float) -> None:
         ("no layer helps at all", "only the top layers help", ""),
         # what a vague amount counts ends at the next function word or number
         ("it trains for several epochs on 1000 images", "we use 1000 images", ""),
+        # a number counts the word right after it, or nothing
+        ("a few authors replied", "in 2004, the authors replied", ""),
+        ("it takes a few iterations", "2000 of the iterations were wasted", ""),
         # a number is the number check's, not this one's
         ("it takes 40 iterations", "it takes 5000 iterations", ""),
     ],

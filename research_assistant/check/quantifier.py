@@ -37,6 +37,7 @@ _PART = re.compile(
 )
 _WHOLE = re.compile(r"(?<!at )(?<!after )(?<!above )\b(?:all(?! but)|every|each|none)\b")
 _WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
+_NEXT_WORD = re.compile(r" [^\W\d_]")  # an amount's word follows it directly
 _HEAD_WORDS = 4  # words after a quantifier that say what it counts
 _WHOLE_BEFORE = re.compile(r"\b(?:every|each|all)\s*$")  # "every one of the 26": no part
 _AFTER_WHOLE = re.compile(r"\s*(?:one )?of\b")  # "every one of the 26": still the whole set
@@ -58,7 +59,10 @@ _VAGUE_RE = re.compile(
     + r"|(?P<plural>hundreds|thousands|millions|billions)(?: of)?"
     + r"|(?P<number>\d{1,3}(?:,\d{3})+|\d+))\b"
 )
-_FAR = 3.0  # a passage's amount this many times beyond a claim's vague range contradicts it
+# A passage's amount this many times beyond a claim's vague range contradicts it: wide, so that
+# "a few" (to 6) meets "10" and "several" (to 9) meets "20" (dev5 needed only "a few" against
+# "several thousand"; not tuned)
+_FAR = 3.0
 
 
 class Amount(NamedTuple):
@@ -71,16 +75,18 @@ class Amount(NamedTuple):
     vague: bool
 
 
-def _head(text: str, end: int) -> frozenset[str]:
+def _head(text: str, end: int, skip: bool = True) -> frozenset[str]:
     """The content terms of the phrase right after a quantifier: past its determiners and
-    numbers ("of the 26"), up to the next function word or number ("several epochs on 1000
-    images" counts epochs), at most ``_HEAD_WORDS`` words."""
+    numbers ("of the 26"; ``skip``), up to the next function word or number ("several epochs
+    on 1000 images" counts epochs), at most ``_HEAD_WORDS`` words."""
     out: list[str] = []
+    if not skip and not _NEXT_WORD.match(text, end):
+        return frozenset()  # "in 2004, the authors": the number counts nothing
     for w in _WORD.findall(text, end):
         found = [] if w.isdigit() or w in _SMALL else term_list(w)
         if found:
             out += found
-        elif out or len(out) >= _HEAD_WORDS:
+        elif out or not skip:
             break
         if len(out) >= _HEAD_WORDS:
             break
@@ -103,7 +109,7 @@ def amounts(folded: str) -> tuple[Amount, ...]:
             low, high = _VAGUE[m["vague"]]
             scale = _SCALES[m["scale"]] if m["scale"] else 1
             low, high, vague = low * scale, (high + 1) * scale - 1 if m["scale"] else high, True
-        out.append(Amount(m.group(), low, high, _head(folded, m.end()), vague))
+        out.append(Amount(m.group(), low, high, _head(folded, m.end(), skip=False), vague))
     return tuple(out)
 
 
