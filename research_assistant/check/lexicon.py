@@ -1,6 +1,6 @@
 """Which words state a direction, and which words state the opposite one (pure).
 
-Three sources, from the most to the least certain:
+Four sources, from the most to the least certain:
 
 - **Curated pairs** (``_PAIRS``): opposites that contradict where they stand even loosely near
   what the claim's word is about ("longer" for "sooner", "underperform" for "outperform").
@@ -8,9 +8,12 @@ Three sources, from the most to the least certain:
   opposes every word of the other ("diminish" for "grow", "improve" for "worse"), with the
   comparative and superlative forms of each adjective made by rule ("earlier", "earliest").
 - **Opposites by form**: "stable"/"unstable", "relevant"/"irrelevant", "linear"/"non-linear",
-  "overestimate"/"underestimate", "upstream"/"downstream", "useful"/"useless".
+  "overestimate"/"underestimate", "upstream"/"downstream", "useful"/"useless", "enabled"/"disabled".
+- **Exclusive alternatives** (``_EXCLUSIVE``): "coarse"/"fine", "input"/"output", "first"/
+  "second"; not directions (they stay words a direction is about), but one said for the other
+  changes the finding.
 
-The last two are broad, so they contradict only where they are closely attached to what the
+The last three are broad, so they contradict only where they are closely attached to what the
 claim's word is attached to (``polarity`` compares the words around both). Phrasal verbs
 ("speeds up") are read as one word (``PHRASAL``). No wordnet ships inside a wheel that needs no
 download (NLTK's, TextBlob's and wn's data are fetched at run time, which the product never
