@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from research_assistant.check.lexicon import finding_stems, opposites_of, word_opposites
+from research_assistant.check.lexicon import (
+    direction_stems,
+    finding_stems,
+    opposites_of,
+    word_opposites,
+)
 from research_assistant.terms import stem
 
 
@@ -56,3 +61,32 @@ def test_words_that_only_look_negated(word: str) -> None:
 def test_plain_adjectives_are_not_findings() -> None:
     assert stem("increases") in finding_stems() and stem("high") not in finding_stems()
     assert stem("earlier") not in finding_stems()  # "some earlier estimates" states nothing
+
+
+@pytest.mark.parametrize(
+    ("word", "opposite"),
+    [
+        ("coarse", "fine"),
+        ("remote", "local"),
+        ("first", "second"),
+        ("first", "last"),
+        ("second", "third"),
+        ("input", "output"),
+        ("training", "test"),
+        ("prefix", "suffix"),
+        ("left", "right"),
+        ("generative", "discriminative"),
+        ("precision", "recall"),
+    ],
+)
+def test_exclusive_alternatives_are_broad_opposites(word: str, opposite: str) -> None:
+    """They contradict only where closely attached, and stay words a direction is about."""
+    for a, b in ((word, opposite), (opposite, word)):
+        curated, broad = opposites_of(stem(a))
+        assert stem(b) in broad and stem(b) not in curated
+    assert stem(word) not in direction_stems()
+
+
+def test_enabled_and_disabled_by_form() -> None:
+    assert "disabled" in word_opposites("enabled")
+    assert "enabled" in word_opposites("disabled")

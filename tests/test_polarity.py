@@ -140,3 +140,17 @@ def test_need_not_is_does_not_need() -> None:
     passage = "completed reduce tasks do not need to be re-executed"
     assert conflict_of("completed reduce tasks need not be rerun", passage) == ""
     assert conflict_of("completed reduce tasks need to be rerun", passage).startswith("negation")
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "kind"),
+    [
+        ("most input data is read from remote machines", "most input data is read locally", "d"),
+        ("the sort takes longer when backups are enabled", "it takes longer when disabled", "d"),
+        ("participants preferred the first idea", "participants preferred the second idea", "d"),
+        # each qualifies something else: "first" of the layer, "second" of the run
+        ("the first layer is frozen during fine-tuning", "in the second run we froze nothing", ""),
+    ],
+)
+def test_exclusive_alternatives_in_a_passage(claim: str, passage: str, kind: str) -> None:
+    assert conflict_of(claim, passage).startswith("direction") is bool(kind)

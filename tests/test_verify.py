@@ -351,8 +351,8 @@ def test_a_strongly_supported_first_part_does_not_carry_an_invented_second() -> 
 
 def test_a_part_contradicted_only_out_of_its_clause_does_not_sink_the_claim() -> None:
     """Splitting "we show how to compute X and apply it to such functions" leaves a first part
-    that "we do not know how to compute X of cluster centers" seems to deny; the sentence that
-    states the whole claim holds every word of that part, so the denial is not about it."""
+    that "we do not know how to compute X of cluster centers" seems to deny; the claim is the
+    paper's sentence word for word, so no part of it is denied."""
     resolver = Resolver(PAPERS)
     stated = (
         "We show how to compute or approximate the smooth sensitivity and apply our framework "

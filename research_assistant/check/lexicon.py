@@ -1,6 +1,6 @@
 """Which words state a direction, and which words state the opposite one (pure).
 
-Three sources, from the most to the least certain:
+Four sources, from the most to the least certain:
 
 - **Curated pairs** (``_PAIRS``): opposites that contradict where they stand even loosely near
   what the claim's word is about ("longer" for "sooner", "underperform" for "outperform").
@@ -8,9 +8,12 @@ Three sources, from the most to the least certain:
   opposes every word of the other ("diminish" for "grow", "improve" for "worse"), with the
   comparative and superlative forms of each adjective made by rule ("earlier", "earliest").
 - **Opposites by form**: "stable"/"unstable", "relevant"/"irrelevant", "linear"/"non-linear",
-  "overestimate"/"underestimate", "upstream"/"downstream", "useful"/"useless".
+  "overestimate"/"underestimate", "upstream"/"downstream", "useful"/"useless", "enabled"/"disabled".
+- **Exclusive alternatives** (``_EXCLUSIVE``): "coarse"/"fine", "input"/"output", "first"/
+  "second"; not directions (they stay words a direction is about), but one said for the other
+  changes the finding.
 
-The last two are broad, so they contradict only where they are closely attached to what the
+The last three are broad, so they contradict only where they are closely attached to what the
 claim's word is attached to (``polarity`` compares the words around both). Phrasal verbs
 ("speeds up") are read as one word (``PHRASAL``). No wordnet ships inside a wheel that needs no
 download (NLTK's, TextBlob's and wn's data are fetched at run time, which the product never
@@ -116,6 +119,16 @@ _SCALES = [
     ("majority", "minority"),
     ("online", "offline"),
 ]
+# Exclusive alternatives rather than directions: one of a pair said where the paper says the
+# other changes what is claimed ("coarse-grained queries" for "fine-grained queries", "read from
+# remote machines" for "from local disks"). Broad: they contradict only where closely attached.
+# Written for the flips of tests/data/verification_dev5.jsonl (in-sample).
+_EXCLUSIVE = [
+    ("coarse", "fine"), ("remote", "local"), ("first", "second"), ("first", "last"),
+    ("second", "third"), ("second", "last"), ("input", "output"), ("train", "test"),
+    ("training", "test"), ("prefix", "suffix"), ("left", "right"),
+    ("generative", "discriminative"), ("precision", "recall"),
+]  # fmt: skip
 # Adjectives compared by -er/-est (made by rule below), and the irregular ones.
 _ADJECTIVES = frozenset(
     "high large big heavy wide broad low small light narrow fast quick soon rapid early slow "
@@ -185,6 +198,12 @@ for _up, _down in _SCALES:
     for _s in _d:
         _SCALE_OPPOSITE.setdefault(_s, set()).update(_u - _d)
         SAME.setdefault(_s, set()).update(_d)
+# Kept apart from the directions: these words still count as what a direction word is about
+# ("raises the first two peaks"), and as the heads it qualifies.
+_EXCLUSIVE_OPPOSITE: dict[str, set[str]] = {}
+for _a, _b in _EXCLUSIVE:
+    _EXCLUSIVE_OPPOSITE.setdefault(stem(_a), set()).add(stem(_b))
+    _EXCLUSIVE_OPPOSITE.setdefault(stem(_b), set()).add(stem(_a))
 for _group in _SAME_ONLY:
     _g = _stems(_group)
     _key = stem(_group.split()[0])
@@ -196,7 +215,8 @@ for _group in _SAME_ONLY:
 def opposites_of(s: str) -> tuple[frozenset[str], frozenset[str]]:
     """The stems opposing the stem ``s``: (curated ones, broad ones)."""
     curated = CURATED.get(s, set())
-    return frozenset(curated), frozenset(_SCALE_OPPOSITE.get(s, set()) - curated)
+    broad = _SCALE_OPPOSITE.get(s, set()) | _EXCLUSIVE_OPPOSITE.get(s, set())
+    return frozenset(curated), frozenset(broad - curated)
 
 
 def direction_stems() -> frozenset[str]:
@@ -247,7 +267,8 @@ _ADJECTIVE_ENDS = (
     "ful", "ably", "ibly", "ently", "antly", "ively", "ally", "arly", "ically", "ously",
     "ately", "ectly", "etely",
 )  # fmt: skip
-_SWAPS = (("over", "under"), ("up", "down"), ("upper", "lower"), ("inter", "intra"))
+# "enabled"/"disabled"
+_SWAPS = (("over", "under"), ("up", "down"), ("upper", "lower"), ("inter", "intra"), ("en", "dis"))
 _MIN_BASE = 5  # letters of the base word: "unlike" is not "not like"
 
 

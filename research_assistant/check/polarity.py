@@ -222,6 +222,8 @@ def unstated(claim: str | Reading, passage_stems: set[str]) -> tuple[str, ...]:
         seen.add(s)
         if words[i + 1 : i + 2] == ["than"] and words[i + 2 : i + 3] and words[i + 2][0].isdigit():
             continue
+        if w + "_" in passage_stems:  # the passage uses the very word, as a name ("the reduce
+            continue  # phase" for "map and reduce pieces"): the claim may use it so too
         if not _senses(s) & passage_stems:
             out.append(w)
     return tuple(out)

@@ -8,13 +8,21 @@ from collections.abc import Iterator
 from research_assistant.terms import stem
 from research_assistant.text import STOPWORDS
 
-__all__ = ["COMPARATIVES", "reversed_sides", "surface"]
+__all__ = ["COMPARATIVES", "MARKERS", "MARKER_WORDS", "reversed_sides", "surface"]
 
 # Words that order two sides ("A outperforms B", "A is faster than B"): swapping the sides
 # reverses the finding. "by" after one ("outperformed by") swaps them back.
 COMPARATIVES = frozenset(
     stem(w) for w in "outperform beat surpass exceed than superior inferior dominate prefer".split()
 )
+# Words and phrases that order two sides without comparing them ("X is translated into Y", "X
+# instead of Y", "X followed by Y"): swapped sides reverse the finding only where both texts
+# use the same marker. Not "over" ("gains over X", "over 100"), nor "versus", which is mostly
+# symmetric ("precision versus recall").
+MARKERS = tuple(
+    tuple(m.split()) for m in ("instead of", "in contrast to", "into", "followed by", "prior to")
+)
+MARKER_WORDS = frozenset(m[0] for m in MARKERS)  # a text holding none of these has no marker
 _SIDE = 6  # content words either side of a comparative that name its two sides
 
 
@@ -37,6 +45,15 @@ def _sides(
         if i + 1 < len(words) and words[i + 1] == "by":  # passive: the sides swap
             before, after = after, before
         out.append(({s}, before - after, after - before))
+    if MARKER_WORDS.isdisjoint(words):
+        return out
+    for i, w in enumerate(words):
+        for m in MARKERS:
+            if w == m[0] and tuple(words[i : i + len(m)]) == m:
+                end = i + len(m)
+                before = {x for x in stems[max(0, i - _SIDE) : i] if x in shared}
+                after = {x for x in stems[end : end + _SIDE] if x in shared}
+                out.append(({" ".join(m)}, before - after, after - before))
     return out
 
 
@@ -61,7 +78,7 @@ def reversed_sides(
     """The comparative whose two sides the passage swaps ("B outperforms A" for "A outperforms
     B"), else "". Each side is its (words, stems)."""
     cw, cs = claim
-    if COMPARATIVES.isdisjoint(cs):
+    if COMPARATIVES.isdisjoint(cs) and MARKER_WORDS.isdisjoint(cw):
         return ""
     # a side may be one letter that names a variable or a set ("H is shorter than T")
     shared = {
@@ -79,6 +96,7 @@ def reversed_sides(
         for other, pleft, pright in passage_sides:
             if mark == other and left & pright and right & pleft:
                 ours, theirs = sorted(left & pright)[0], sorted(right & pleft)[0]
-                word = surface(cw, next(iter(mark)))
+                word = next(iter(mark))
+                word = word if " " in word or word in MARKER_WORDS else surface(cw, word)
                 return f"{word}: {surface(cw, ours)} vs {surface(cw, theirs)}"
     return ""

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from rapidfuzz import fuzz
 
+from research_assistant.check.binding import settle
 from research_assistant.check.names import names_in
 from research_assistant.check.passages import (
     DIGITS,
@@ -230,7 +231,7 @@ def best_support(
         _score(w, claim_text, folded_claim, reading, want, claim_numbers, ctx, elsewhere)
         for _, _, w in top + _contradicting(reading, windows, top)
     ]
-    best = _pick(scored)
+    best = settle(scored, folded_claim, _pick, lambda s, why: replace(s, conflict=why))
     if best.missing:  # the evidence's number in each missing one's role, for the explanation
         roles = tuple(counterpart(q, best.evidence_numbers) for q in best.missing)
         best = replace(best, counterparts=roles)
@@ -273,8 +274,9 @@ def _pick(scored: list[Support]) -> Support:
         margin = 0.0 if best_clean.denies and flip.conflict.startswith(_CLAIM_NEG) else None
         margin = _CONFLICT_MARGIN if margin is None else margin
         return best_clean if best_clean.score > flip.score + margin else flip
-    if best_clean is None or not best_any.conflict:
-        return best_clean or best_any
+    if best_clean is None or not best_any.conflict:  # a worded contradiction explains better
+        near = flip if flip and flip.score >= best_any.score - _CONFLICT_MARGIN else None
+        return best_clean or near or best_any  # than another passage's number
     anchored = max((s for s in clean if s.anchored >= 2), key=lambda s: s.score, default=None)
     if anchored is not None and best_any.conflict == "number":
         return anchored  # a span stating every number of the claim (two or more): the other's

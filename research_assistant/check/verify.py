@@ -33,8 +33,7 @@ from research_assistant.results import (
     Evidence,
     Mention,
 )
-from research_assistant.terms import terms
-from research_assistant.text import fold
+from research_assistant.text import LINE_HYPHEN, fold
 
 __all__ = [
     "SUPPORT_THRESHOLD",
@@ -98,6 +97,15 @@ def _unsupported_reason(sup: Support, label: str) -> str:
             f"the nearest passage of {label} has it the other way round (“{theirs}” {word} "
             f"“{ours}”, not “{ours}” {word} “{theirs}”){where}"
         )
+    if sup.conflict.startswith("binding"):
+        (x, y), (z, w) = (p.split("~") for p in sup.conflict.split(": ")[1].split(", "))
+        return (
+            f"the nearest passage of {label} pairs them the other way round (“{x}” with "
+            f"“{w}” and “{z}” with “{y}”, not “{x}” with “{y}”){where}"
+        )
+    if sup.conflict.startswith("quantifier"):
+        ours, theirs = sup.conflict.removeprefix("quantifier: ").split(" vs ")
+        return f"the nearest passage of {label} says “{theirs}”, not “{ours}”{where}"
     if sup.conflict == "name":
         return f"{label} never mentions {', '.join(sup.absent)}"
     return f"no passage of {label} supports this; nearest{where} scores {sup.score:.2f}"
@@ -191,6 +199,9 @@ def _verdict(sup: Support, label: str) -> tuple[str, str]:
     return UNSUPPORTED, _unsupported_reason(sup, label)
 
 
+_WORDS = re.compile(r"[^\W_]+")
+
+
 def _parts(claim: str) -> list[str]:
     parts = [p.strip(" ,.;") for p in _PARTS.split(claim)]
     return [p for p in parts if len(p.split()) >= _MIN_PART_WORDS]
@@ -208,17 +219,13 @@ def _partial(
     the supported part's evidence and a reason naming the part that is not; when the paper
     contradicts a part: unsupported, with that part's evidence and reason."""
     parts = _parts(claim)
-    if len(parts) < 2:
+    if len(parts) < 2 or _quoted(claim, whole):
         return None
     results = [(p, best_support(p, chunks, ctx, ignore_names=ignore)) for p in parts]
     # a part's number that the whole claim's evidence states was read out of its context ("an
     # F1 of 0.768" alone finds another F1): that part says nothing either way
     results = [(p, s) for p, s in results if not _stated_by(s, whole)]
-    # a part contradicted by another sentence than the whole claim's clean evidence, which
-    # holds every term of that part, was read out of its clause ("we show how to compute the
-    # smooth sensitivity" of "..., and apply it to such functions" against "we do not know how
-    # to compute the smooth sensitivity of cluster centers"): that part says nothing either way
-    results = [(p, s) for p, s in results if not _echoed(p, s, whole)]
+
     verdicts = [_verdict(s, label)[0] for _, s in results]
     good = [r for r, v in zip(results, verdicts, strict=True) if v == VERIFIED]
     # a part that scores only in the uncertain band is not found either (one on the topic whose
@@ -240,17 +247,14 @@ def _partial(
     return PARTIAL, good[0][1], reason
 
 
-def _echoed(part: str, sup: Support, whole: Support) -> bool:
-    """Whether the part's contradiction comes from a sentence other than the whole claim's
-    clean evidence, which states every term of the part."""
-    return (
-        bool(sup.conflict)
-        and sup.conflict != "name"
-        and not whole.conflict
-        and whole.chunk is not None
-        and sup.span != whole.span
-        and terms(part) <= terms(whole.span)
-    )
+def _quoted(claim: str, whole: Support) -> bool:
+    """Whether the whole claim's evidence holds the claim word for word (a sentence copied from
+    the paper): none of its parts can then be contradicted by another sentence ("we show how to
+    compute X and apply it to such functions" split leaves "we show how to compute X", which
+    "we do not know how to compute X of cluster centers" seems to deny)."""
+    said = _WORDS.findall(fold(LINE_HYPHEN.sub("", claim)))
+    shown = _WORDS.findall(fold(LINE_HYPHEN.sub("", whole.span)))
+    return bool(said) and " ".join(said) in " ".join(shown)
 
 
 def _stated_by(part: Support, whole: Support) -> bool:

@@ -1,0 +1,122 @@
+"""binding.py: two roles a passage exchanges between its clauses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import pytest
+
+from research_assistant.check.binding import clauses, crossed, exchanged, settle, window_conflict
+from research_assistant.terms import stem
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "fires"),
+    [
+        # the two roles exchanged between the clauses
+        (
+            "English parsing depends on the treebank, while German parsing benefits from SMEs.",
+            "German parsing depends on the treebank, while English parsing benefits from SMEs.",
+            True,
+        ),
+        (
+            "Prefixes are attached on the left, and suffixes are attached on the right.",
+            "Suffixes are attached on the left, and prefixes are attached on the right.",
+            True,
+        ),
+        # ... across two sentences of the passage
+        (
+            "The crawler stresses recall, whereas the ranker stresses precision.",
+            "The crawler stresses precision. The ranker stresses recall.",
+            True,
+        ),
+        # the same binding said in other words and another order: no exchange
+        (
+            "English parsing depends on the treebank, while German parsing benefits from SMEs.",
+            "For German parsing SMEs are a benefit; English parsing depends on the treebank.",
+            False,
+        ),
+        # a passive keeps each role with its clause
+        (
+            "The mapper writes intermediate files, and the reducer reads final outputs.",
+            "Intermediate files are written by the mapper; final outputs are read by the reducer.",
+            False,
+        ),
+        # an exchange of modifiers between two clauses
+        (
+            "Realistic queries are long, and fine-grained labels are rare.",
+            "Fine-grained queries are long, and realistic labels are rare.",
+            True,
+        ),
+        # guard: the words exchanged stand within three words of each other, as in a phrase
+        # told in another order ("realistic, fine-grained queries")
+        ("Cats sleep; dogs bark.", "Cats bark; dogs sleep.", False),
+        (
+            "Cats sleep all through the day; dogs bark at night.",
+            "Cats bark all through the day; dogs sleep at night.",
+            True,
+        ),
+        # "than" splits no clause: a double flip ("B is slower than A") states the same finding
+        (
+            "the tracing compiler runs faster than the baseline interpreter on loops",
+            "the baseline interpreter runs slower than the tracing compiler on loops",
+            False,
+        ),
+        # one clause only: nothing to exchange
+        ("German parsing depends on the treebank.", "The treebank depends on German.", False),
+        # a fronted phrase belongs to its clause
+        (
+            "In the first stage, nouns are decomposed; in the second stage, adjectives are.",
+            "In the first stage, adjectives are decomposed; in the second stage, nouns are.",
+            True,
+        ),
+    ],
+)
+def test_crossed(claim: str, passage: str, fires: bool) -> None:
+    assert (crossed(claim, passage) is not None) is fires
+
+
+def test_a_parenthetical_citation_is_no_clause() -> None:
+    assert clauses("Nouns come first (Lin, 1998), and verbs come last.") == (
+        frozenset({stem("nouns"), stem("come"), stem("first")}),
+        frozenset({stem("verbs"), stem("come"), stem("last")}),
+    )
+
+
+def test_the_conflict_quotes_the_words_as_written() -> None:
+    found = exchanged(
+        "prefixes are attached on the left, and suffixes are attached on the right",
+        "suffixes are attached on the left, and prefixes are attached on the right",
+    )
+    assert found.startswith("binding: ")
+    assert set(found.removeprefix("binding: ").replace("~", ", ").split(", ")) <= {
+        "prefixes",
+        "suffixes",
+        "left",
+        "right",
+        "attached",
+    }
+
+
+@dataclass(frozen=True)
+class _Span:
+    span: str
+    score: float
+    conflict: str = ""
+    chunk: object | None = "chunk"
+
+
+def test_settle_reads_the_span_to_show_and_picks_again() -> None:
+    claim = "prefixes are attached on the left, and suffixes are attached on the right"
+    crossed_span = _Span("Suffixes are attached on the left, and prefixes on the right.", 0.9)
+    clean = _Span("Prefixes are attached on the left; suffixes on the right.", 0.7)
+    read: list[str] = []
+
+    def pick(spans: list[_Span]) -> _Span:
+        best = max((s for s in spans if not s.conflict), key=lambda s: s.score)
+        read.append(best.span)
+        return best
+
+    got = settle([crossed_span, clean], claim, pick, lambda s, why: replace(s, conflict=why))
+    assert got == clean and len(read) == 2
+    assert window_conflict(claim, crossed_span.span).startswith("binding")
