@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -48,6 +50,16 @@ def corpus() -> Path:
             f"CI sets {REQUIRE_CORPUS}=1 and fails instead"
         )
     return CORPUS
+
+
+@pytest.fixture(scope="session")
+def claims_library(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The corpus library the labelled claim sets are checked against, ingested once per run
+    (tests/data/labelled_set.py; the claim-set tests only read it and log their checks)."""
+    sys.path.insert(0, str(Path(__file__).parent / "data"))
+    import labelled_set
+
+    return labelled_set.build_library(corpus, tmp_path_factory.mktemp("claims"))
 
 
 @pytest.fixture(autouse=True)

@@ -4,13 +4,13 @@ aggregation on a tiny scripted case, the question-set format, and the `eval --js
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from research_assistant import store as store_mod
-from research_assistant.answer.sentences import dehyphenate
 from research_assistant.cli import main
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.evaluate import (
@@ -25,7 +25,9 @@ from research_assistant.evaluate import (
 from research_assistant.library import Library
 from research_assistant.models import Chunk, Passage
 from research_assistant.results import Answer, Citation, Mention
-from research_assistant.text import fold, normalize_space
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "data"))
+import labelled_set
 
 QUESTIONS = Path(__file__).resolve().parent / "data" / "questions.jsonl"
 MORE = QUESTIONS.with_name("questions_more.jsonl")
@@ -58,13 +60,7 @@ def test_the_question_set_is_labelled_against_the_corpus(corpus: Path) -> None:
 
 
 def test_every_hint_is_on_a_page_of_an_answering_paper(corpus_lib: Library) -> None:
-    def page_text(chunk: Chunk) -> str:
-        return fold(normalize_space(dehyphenate(chunk.text)))
-
-    for q in load_questions(QUESTIONS):
-        texts = [page_text(c) for k in q.answer_paper_keys for c in corpus_lib.chunks_of(k)]
-        if q.answerable:
-            assert any(fold(q.answer_hint) in t for t in texts), q.id
+    assert labelled_set.hints_missing(corpus_lib, load_questions(QUESTIONS)) == []
 
 
 # ----------------------------------------------------------------------------- acceptance
@@ -124,14 +120,7 @@ def test_the_third_set_is_labelled_against_the_corpus(corpus_lib: Library) -> No
     assert len(questions) >= 40 and len(kinds) == 8
     assert sum(q.kind == "unanswerable" for q in questions) >= 8
     assert all(q.previous for q in questions if q.kind == "followup")
-    for q in questions:
-        if q.answer_hint:
-            texts = [
-                fold(normalize_space(dehyphenate(c.text)))
-                for k in q.answer_paper_keys
-                for c in corpus_lib.chunks_of(k)
-            ]
-            assert any(fold(q.answer_hint) in t for t in texts), q.id
+    assert labelled_set.hints_missing(corpus_lib, questions) == []
 
 
 @pytest.fixture(scope="module")

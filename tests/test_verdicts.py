@@ -8,8 +8,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
-
 from research_assistant import Library, check_text
 
 sys.path.insert(0, str(Path(__file__).parent / "data"))
@@ -18,72 +16,69 @@ import labelled_set
 GROUPS = Path(__file__).parent / "data" / "verification_groups.jsonl"
 
 
-@pytest.fixture(scope="module")
-def corpus_lib(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Library:
-    return labelled_set.build_library(corpus, tmp_path_factory.mktemp("verdicts"))
-
-
 def verdict(lib: Library, text: str) -> tuple[str, str]:
     (c,) = check_text(lib, text).citations
     return c.status, c.reason
 
 
-def test_a_paraphrase_with_its_numbers_is_verified(corpus_lib: Library) -> None:
+def test_a_paraphrase_with_its_numbers_is_verified(claims_library: Library) -> None:
     status, _ = verdict(
-        corpus_lib,
+        claims_library,
         "Sorting one terabyte of data with MapReduce takes 891 seconds including startup "
         "overhead [Dean and Ghemawat, 2004].",
     )
     assert status == "verified"
 
 
-def test_a_changed_number_written_in_words_is_caught(corpus_lib: Library) -> None:
+def test_a_changed_number_written_in_words_is_caught(claims_library: Library) -> None:
     true = "Without backup tasks the sort program takes forty-four percent longer to complete"
     false = "Without backup tasks the sort program takes sixty percent longer to complete"
-    assert verdict(corpus_lib, f"{true} [Dean and Ghemawat, 2004].")[0] == "verified"
-    status, reason = verdict(corpus_lib, f"{false} [Dean and Ghemawat, 2004].")
+    assert verdict(claims_library, f"{true} [Dean and Ghemawat, 2004].")[0] == "verified"
+    status, reason = verdict(claims_library, f"{false} [Dean and Ghemawat, 2004].")
     assert status == "unsupported" and reason.startswith("the paper says 44%, not 60 percent")
 
 
-def test_superscripts_are_read_as_powers(corpus_lib: Library) -> None:
+def test_superscripts_are_read_as_powers(claims_library: Library) -> None:
     """The paper prints 10 with a raised 6.6; it reaches the chunks, claims and checks as 10^6.6."""
-    texts = [c.text for c in corpus_lib.state.index.chunks_of("trillingSizeDistributionNear2017")]
+    texts = [
+        c.text for c in claims_library.state.index.chunks_of("trillingSizeDistributionNear2017")
+    ]
     assert any("10^6.6 NEOs larger than 10 meters" in t for t in texts)
     assert not any("106.6 NEOs" in t for t in texts)
     true = "We find that there are 10^6.6 NEOs larger than 10 meters [Trilling et al., 2017]."
-    assert verdict(corpus_lib, true)[0] == "verified"
+    assert verdict(claims_library, true)[0] == "verified"
     words = "There are roughly four million NEOs larger than 10 meters [Trilling et al., 2017]."
-    assert verdict(corpus_lib, words)[0] == "verified"  # 10^6.6 is 4.0 million
-    status, reason = verdict(corpus_lib, true.replace("6.6", "7.6"))
+    assert verdict(claims_library, words)[0] == "verified"  # 10^6.6 is 4.0 million
+    status, reason = verdict(claims_library, true.replace("6.6", "7.6"))
     assert status == "unsupported" and reason.startswith("the paper says 10^6.6, not 10^7.6")
 
 
-def test_the_explanation_names_the_number_in_the_same_role(corpus_lib: Library) -> None:
+def test_the_explanation_names_the_number_in_the_same_role(claims_library: Library) -> None:
     status, reason = verdict(
-        corpus_lib,
+        claims_library,
         "The WiLI benchmark covers 350 languages with 1000 paragraphs each [Thoma, 2018b].",
     )
     assert status == "unsupported" and reason.startswith("the paper says 235, not 350")
 
 
-def test_a_flipped_finding_is_caught(corpus_lib: Library) -> None:
+def test_a_flipped_finding_is_caught(claims_library: Library) -> None:
     status, _ = verdict(
-        corpus_lib,
+        claims_library,
         "With backup tasks disabled, the sort program finishes 44% faster "
         "[Dean and Ghemawat, 2004].",
     )
     assert status == "unsupported"
     status, reason = verdict(
-        corpus_lib,
+        claims_library,
         "A convolutional network trained for blind denoising performs poorly even compared to "
         "the other methods under non-blind conditions [Jain and Seung, 2008].",
     )
     assert status == "unsupported" and "other way" in reason
 
 
-def test_a_role_reversal_is_caught_and_named(corpus_lib: Library) -> None:
+def test_a_role_reversal_is_caught_and_named(claims_library: Library) -> None:
     status, reason = verdict(
-        corpus_lib,
+        claims_library,
         "When decomposing phrase vectors into their constituent words, count vectors "
         "consistently outperform cbow vectors [Dinu and Baroni, 2014].",
     )
@@ -91,30 +86,30 @@ def test_a_role_reversal_is_caught_and_named(corpus_lib: Library) -> None:
 
 
 def test_a_passage_on_the_topic_that_does_not_state_the_finding_does_not_verify(
-    corpus_lib: Library,
+    claims_library: Library,
 ) -> None:
     status, reason = verdict(
-        corpus_lib,
+        claims_library,
         "Gal et al. (2009) estimate that a bytecode costs more cycles when run on a native trace "
         "than in the interpreter.",
     )
     assert status == "uncertain" and "does not state “more”" in reason
 
 
-def test_a_paraphrase_anchored_by_its_numbers_is_verified(corpus_lib: Library) -> None:
+def test_a_paraphrase_anchored_by_its_numbers_is_verified(claims_library: Library) -> None:
     """The paper's words differ ("unique objects that meet these criteria"); its two numbers,
     stated together, anchor the paraphrase."""
     status, _ = verdict(
-        corpus_lib,
+        claims_library,
         "Trilling et al. (2017) note that of the 235 distinct NEOs passing their selection "
         "criteria, 97 were first found by their own survey.",
     )
     assert status == "verified"
 
 
-def test_every_part_of_a_two_part_claim_must_hold(corpus_lib: Library) -> None:
+def test_every_part_of_a_two_part_claim_must_hold(claims_library: Library) -> None:
     status, reason = verdict(
-        corpus_lib,
+        claims_library,
         "The test set contains 100 images, and the CN2 networks add forty extra images from the "
         "Berkeley database to the FoE training set [Jain and Seung, 2008].",
     )
@@ -130,11 +125,11 @@ def scores(lib: Library, path: Path) -> tuple[float, list[str], dict[str, tuple[
     return good / len(outcomes), labelled_set.leaked(outcomes), table
 
 
-def test_development_claims_in_sample(corpus_lib: Library) -> None:
+def test_development_claims_in_sample(claims_library: Library) -> None:
     """verification.jsonl and verification_groups.jsonl chose the thresholds (in-sample)."""
-    accuracy, leaked, table = scores(corpus_lib, labelled_set.DEVELOPMENT)
+    accuracy, leaked, table = scores(claims_library, labelled_set.DEVELOPMENT)
     assert leaked == [] and accuracy >= 0.98
-    accuracy, leaked, table = scores(corpus_lib, GROUPS)
+    accuracy, leaked, table = scores(claims_library, GROUPS)
     assert accuracy >= 0.9 and leaked == []  # 137 / 149 measured (dev2- rows included)
     assert table["paraphrase"][0] >= 42
     assert table["flipped"][0] >= 53
@@ -143,9 +138,9 @@ def test_development_claims_in_sample(corpus_lib: Library) -> None:
     assert table["wrong_paper"][0] == table["wrong_paper"][1]
 
 
-def test_heldout_claims_never_tuned_on(corpus_lib: Library) -> None:
+def test_heldout_claims_never_tuned_on(claims_library: Library) -> None:
     """Floors measured once on the held-out set; see docs/BENCHMARKS.md."""
-    accuracy, leaked, table = scores(corpus_lib, labelled_set.HELDOUT)
+    accuracy, leaked, table = scores(claims_library, labelled_set.HELDOUT)
     assert accuracy >= HELDOUT_FLOOR and len(leaked) <= HELDOUT_LEAKS
     for group in ("author_not_in_library", "wrong_paper", "number_notation (false)"):
         assert table[group][0] == table[group][1], group
@@ -155,33 +150,33 @@ HELDOUT_FLOOR = 0.77  # measured 79 / 104 = 0.760, then 81 / 104 = 0.779 (2026-1
 HELDOUT_LEAKS = 5
 
 
-def test_second_heldout_claims_never_tuned_on(corpus_lib: Library) -> None:
+def test_second_heldout_claims_never_tuned_on(claims_library: Library) -> None:
     """heldout/claims_v2.jsonl (V2.md), measured on 2026-11-23 at 538fe99: 66 / 93 with 6 leaks;
     after the third session's tuning on development claims, 66 / 93 with 7 leaks (the first
     and third sets gained), after the fourth session's 66 / 93 with 6 (docs/BENCHMARKS.md).
     A floor, not a target."""
-    accuracy, leaked, table = scores(corpus_lib, labelled_set.HELDOUT_V2)
+    accuracy, leaked, table = scores(claims_library, labelled_set.HELDOUT_V2)
     assert accuracy >= 0.70 and len(leaked) <= 6
     for group in ("author_not_in_library", "wrong_paper", "number_notation (false)"):
         assert table[group][0] == table[group][1], group
 
 
-def test_third_heldout_claims_never_tuned_on(corpus_lib: Library) -> None:
+def test_third_heldout_claims_never_tuned_on(claims_library: Library) -> None:
     """heldout/claims_v3.jsonl (V3.md), written before the third session's tuning: 67 / 98 with
     9 leaks before it, 67 / 98 with 7 leaks after; 66 / 98 with 6 leaks after the fourth
     session's (a true claim in another notation turned unsupported; docs/BENCHMARKS.md). The
     floor was lowered from 0.68 to 0.67 then, disclosed there. A floor, not a target."""
-    accuracy, leaked, table = scores(corpus_lib, labelled_set.HELDOUT_V3)
+    accuracy, leaked, table = scores(claims_library, labelled_set.HELDOUT_V3)
     assert accuracy >= 0.67 and len(leaked) <= 6
     for group in ("author_not_in_library", "wrong_paper", "number_notation (false)"):
         assert table[group][0] == table[group][1], group
 
 
-def test_fourth_heldout_claims_never_tuned_on(corpus_lib: Library) -> None:
+def test_fourth_heldout_claims_never_tuned_on(claims_library: Library) -> None:
     """heldout/claims_v4.jsonl (V4.md), written at the start of the fourth session: 59 / 101
     with 16 leaks on the code before that session's checker changes, 62 / 101 with 13 leaks
     after (2026-11-23, docs/BENCHMARKS.md). A floor, not a target."""
-    accuracy, leaked, table = scores(corpus_lib, labelled_set.HELDOUT_V4)
+    accuracy, leaked, table = scores(claims_library, labelled_set.HELDOUT_V4)
     assert accuracy >= 0.61 and len(leaked) <= 13
     for group in ("author_not_in_library", "wrong_paper"):
         assert table[group][0] == table[group][1], group

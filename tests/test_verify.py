@@ -306,12 +306,7 @@ def test_second_hand_citation_sets_via() -> None:
     assert c.via is None  # the citing paper names a different year
 
 
-@pytest.fixture(scope="module")
-def corpus_library(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Library:
-    return labelled_set.build_library(corpus, tmp_path_factory.mktemp("verification"))
-
-
-def test_labelled_verification_set(corpus_library: Library) -> None:
+def test_labelled_verification_set(claims_library: Library) -> None:
     """The development set, through check_text on the ingested corpus (in-sample: it chose
     SUPPORT_THRESHOLD)."""
     rows = labelled_set.load_set()
@@ -324,7 +319,7 @@ def test_labelled_verification_set(corpus_library: Library) -> None:
         "ambiguous",
         "malformed",
     }
-    outcomes = labelled_set.run_set(corpus_library, rows)
+    outcomes = labelled_set.run_set(claims_library, rows)
     accuracy = labelled_set.accuracy(outcomes)
     for group, (good, n) in accuracy.items():
         print(f"{group:15} {good}/{n} = {good / n:.0%}")

@@ -41,18 +41,10 @@ import labelled_set
 DEV3 = Path(__file__).parent / "data" / "verification_dev3.jsonl"
 
 
-@pytest.fixture(scope="module")
-def corpus_lib(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Library:
-    return labelled_set.build_library(corpus, tmp_path_factory.mktemp("dev3"))
-
-
-def test_dev3_claims_keep_their_floors(corpus_lib: Library) -> None:
+def test_dev3_claims_keep_their_floors(claims_library: Library) -> None:
     rows = labelled_set.load_set(DEV3)
     assert len(rows) >= 50 and len({r["paper_key"] for r in rows}) >= 12
-    outcomes = labelled_set.run_set(corpus_lib, rows)
-    table = labelled_set.accuracy(outcomes)
-    for group, (good, n) in table.items():
-        print(f"dev3 {group:32} {good}/{n}")
+    outcomes, table = labelled_set.scored_table(claims_library, DEV3, "dev3")
     good = sum(g for g, _ in table.values())
     assert good / len(outcomes) >= 0.89  # 71 / 79 measured
     assert len(labelled_set.leaked(outcomes)) <= 5

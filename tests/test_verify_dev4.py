@@ -31,18 +31,10 @@ import labelled_set
 DEV4 = Path(__file__).parent / "data" / "verification_dev4.jsonl"
 
 
-@pytest.fixture(scope="module")
-def corpus_lib(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Library:
-    return labelled_set.build_library(corpus, tmp_path_factory.mktemp("dev4"))
-
-
-def test_dev4_claims_keep_their_floors(corpus_lib: Library) -> None:
+def test_dev4_claims_keep_their_floors(claims_library: Library) -> None:
     rows = labelled_set.load_set(DEV4)
     assert len(rows) >= 50 and len({r["paper_key"] for r in rows}) >= 10
-    outcomes = labelled_set.run_set(corpus_lib, rows)
-    table = labelled_set.accuracy(outcomes)
-    for group, (good, n) in table.items():
-        print(f"dev4 {group:32} {good}/{n}")
+    outcomes, table = labelled_set.scored_table(claims_library, DEV4, "dev4")
     good = sum(g for g, _ in table.values())
     assert good / len(outcomes) >= 0.9  # 49 / 54 measured (in-sample)
     assert labelled_set.leaked(outcomes) == []

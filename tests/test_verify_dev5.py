@@ -27,11 +27,9 @@ DEV5 = Path(__file__).parent / "data" / "verification_dev5.jsonl"
 
 
 @pytest.fixture(scope="module")
-def outcomes(
-    corpus: Path, tmp_path_factory: pytest.TempPathFactory
-) -> dict[str, labelled_set.Outcome]:
-    lib: Library = labelled_set.build_library(corpus, tmp_path_factory.mktemp("dev5"))
-    return {o.row["id"]: o for o in labelled_set.run_set(lib, labelled_set.load_set(DEV5))}
+def outcomes(claims_library: Library) -> dict[str, labelled_set.Outcome]:
+    rows = labelled_set.load_set(DEV5)
+    return {o.row["id"]: o for o in labelled_set.run_set(claims_library, rows)}
 
 
 def test_dev5_claims_keep_their_floors(outcomes: dict[str, labelled_set.Outcome]) -> None:

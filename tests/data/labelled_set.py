@@ -21,9 +21,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from research_assistant import Library, check_text
+from research_assistant.answer.sentences import dehyphenate
 from research_assistant.results import Citation
+from research_assistant.text import fold, normalize_space
 
 DATA = Path(__file__).resolve().parent
 DEVELOPMENT = DATA / "verification.jsonl"
@@ -97,3 +100,30 @@ def leaked(outcomes: Sequence[Outcome]) -> list[str]:
     return [
         o.row["id"] for o in outcomes if o.row["expected"] != "verified" and o.status == "verified"
     ]
+
+
+def scored_table(
+    lib: Library, path: Path, name: str
+) -> tuple[list[Outcome], dict[str, tuple[int, int]]]:
+    """The outcomes of a claim set and its per-group table, printed (a test's -s output)."""
+    outcomes = run_set(lib, load_set(path))
+    table = accuracy(outcomes)
+    for group, (good, n) in table.items():
+        print(f"{name} {group:32} {good}/{n}")
+    return outcomes, table
+
+
+def hints_missing(lib: Library, questions: Sequence[Any]) -> list[str]:
+    """The ids of questions whose answer hint is in no chunk of their answer papers (as the
+    evaluation reads chunks: line-end hyphens joined, spaces and case folded)."""
+    missing = []
+    for q in questions:
+        if q.answer_hint:
+            texts = [
+                fold(normalize_space(dehyphenate(c.text)))
+                for k in q.answer_paper_keys
+                for c in lib.chunks_of(k)
+            ]
+            if not any(fold(q.answer_hint) in t for t in texts):
+                missing.append(q.id)
+    return missing
