@@ -343,10 +343,10 @@ def _start_readers(paths: Sequence[Path]) -> None:
     """For an ingest of several PDFs: start the reader processes and have them read the PDFs
     while this process imports and opens the library (those the library holds already are
     dropped from their queue once it is open)."""
-    from research_assistant.ingest.collect import collect  # start-up time
+    from research_assistant.ingest.collect import readable_pdfs  # start-up time
     from research_assistant.ingest.readers import POOL_MIN_FILES, start_shared  # start-up time
 
-    pdfs = collect(paths)[0]
+    pdfs = readable_pdfs(paths)
     if len(pdfs) >= POOL_MIN_FILES:
         start_shared(workers=2, prefetch=[str(p) for p in pdfs])  # Library.ingest's default
 

@@ -68,3 +68,16 @@ def test_readers_closed_while_prefetching_stop_after_the_current_file(corpus: Pa
     with pdfjob.Readers(1) as readers:
         readers.prefetch([str(p) for p in sorted(corpus.glob("*.pdf"))])
     assert all(p.poll() is not None for p in readers.procs)
+
+
+def test_the_cli_prefetches_only_pdfs_an_ingest_would_read(tmp_path: Path) -> None:
+    """Files over the size limit are never handed to the readers before the library is open
+    (the ingest skips them with a reason)."""
+    from research_assistant.ingest.collect import readable_pdfs
+
+    (tmp_path / "sub").mkdir()
+    small, big = tmp_path / "sub" / "a.pdf", tmp_path / "b.pdf"
+    small.write_bytes(b"%PDF-1.4 small")
+    big.write_bytes(b"%PDF-1.4 " + b"0" * 100)
+    (tmp_path / "notes.txt").write_text("not a paper")
+    assert readable_pdfs([tmp_path, tmp_path / "gone.pdf"], max_bytes=50) == [small]

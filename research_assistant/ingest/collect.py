@@ -11,6 +11,7 @@ from research_assistant.models import Skipped
 
 PDF_SUFFIXES = {".pdf"}
 BIB_SUFFIXES = {".bib", ".bibtex"}
+MAX_FILE_BYTES = 200 * 1024 * 1024  # a larger "paper" is almost surely not one
 
 
 def collect(paths: Sequence[Path]) -> tuple[list[Path], list[Path], list[Skipped]]:
@@ -36,3 +37,16 @@ def collect(paths: Sequence[Path]) -> tuple[list[Path], list[Path], list[Skipped
                 Skipped(str(path), "not a PDF or BibTeX (.bib) file: add PDFs and .bib exports")
             )
     return pdfs, bibs, skipped
+
+
+def readable_pdfs(paths: Sequence[Path], max_bytes: int = MAX_FILE_BYTES) -> list[Path]:
+    """The PDFs among ``paths`` (folders searched) that an ingest would read: not over
+    ``max_bytes`` (what the readers may start on before the library is open)."""
+    out = []
+    for p in collect(paths)[0]:
+        try:
+            if p.stat().st_size <= max_bytes:
+                out.append(p)
+        except OSError:
+            continue  # the ingest reports it
+    return out

@@ -19,7 +19,7 @@ from research_assistant.errors import BibtexError
 from research_assistant.files import safe_name
 from research_assistant.index import chunk_paper
 from research_assistant.ingest import inference, matching
-from research_assistant.ingest.collect import collect
+from research_assistant.ingest.collect import MAX_FILE_BYTES, collect
 from research_assistant.ingest.readers import (
     POOL_MIN_FILES,
     Readers,
@@ -39,7 +39,6 @@ from research_assistant.models import (
 )
 
 Progress = Callable[[int, int, str], None]
-MAX_FILE_BYTES = 200 * 1024 * 1024  # a larger "paper" is almost surely not one
 
 
 @dataclass(frozen=True)
