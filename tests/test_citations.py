@@ -413,6 +413,33 @@ CASES: list[tuple[str, list[W]]] = [
     ("the virus (COVID-19, 2020) here", []),
     ("as listed (Table 2, 2020) here", []),
     ("The Treaty of Versailles (1919) ended it", []),
+    # a lone name before a past form that does not end in -ed
+    ("Thoma (2018) built a benchmark", [W("Thoma (2018)", "Thoma", "2018")]),
+    ("Berlin (1998) was a city", []),
+    # three authors without the serial comma; a place before a list is no author
+    (
+        "Wellawatte, Seshadri and White (2022) explain",
+        [W("Wellawatte, Seshadri and White (2022)", "Wellawatte", "2022", "Seshadri")],
+    ),
+    (
+        "In Paris, Smith and Jones (2020) found",
+        [W("Smith and Jones (2020)", "Smith", "2020", "Jones")],
+    ),
+    # "and colleagues" is et al. in words; German cue words
+    ("by Gal and colleagues (2009), it", [W("Gal and colleagues (2009)", "Gal", "2009", "", True)]),
+    ("Laut Thoma (2015) gilt es", [W("Thoma (2015)", "Thoma", "2015")]),
+    # two-word names on both sides of "and": compound surnames (or given names written out)
+    (
+        "Rodriguez Montoya and Matos Chassin (2009) show it",
+        [
+            W(
+                "Rodriguez Montoya and Matos Chassin (2009)",
+                "Rodriguez Montoya",
+                "2009",
+                "Matos Chassin",
+            )
+        ],
+    ),
     ("a disputed period (Kim, 2020-2021) here", []),
 ]
 

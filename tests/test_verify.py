@@ -362,3 +362,11 @@ def test_a_part_contradicted_only_out_of_its_clause_does_not_sink_the_claim() ->
     }
     m = mention("Jones", "2010")
     assert check_claim(m, stated.rstrip("."), resolver, chunks.get).status == VERIFIED
+
+
+def test_a_given_name_written_out_still_finds_the_author() -> None:
+    """ "Cathy O'Neil and Jane Doe (2018)" is read as two two-word names; the resolver tries the
+    last word of a first author it does not know as written."""
+    resolver = Resolver(PAPERS)
+    assert resolver.resolve(mention("Cathy O'Neil", "2018")) == ("oneil2018",)
+    assert resolver.resolve(mention("Cathy Nobody", "2018")) == ()

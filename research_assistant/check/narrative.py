@@ -44,7 +44,10 @@ def _words(words: str) -> frozenset[str]:
 
 # "Smith (2020)" alone is a citation after a cue word or before a reporting verb, so that "in
 # Berlin (1998)" is not; "et al." and "A and B" forms need no cue.
-_CUES = _words("by to see cf. following wrote said says writes")
+_CUES = _words(
+    "by to see cf. following wrote said says writes"
+    " laut gemäß siehe vgl."  # German: "laut Thoma (2015)", "vgl. Thoma (2015)"
+)
 _VERBS = _words(
     "showed shows show found finds find reported reports report proposed proposes propose "
     "demonstrated demonstrates demonstrate argued argues argue suggested suggests suggest observed "
@@ -63,6 +66,12 @@ _VERBS = _words(
 _SAY = _words(
     "says writes argues notes claims suggests observes explains contends maintains asserts states "
     "remarks insists concludes shows finds reports"
+)
+# Past forms that do not end in -ed ("Thoma (2018) built WiLI"), read like the -ed ones.
+_IRREGULAR_PAST = _words(
+    "built made gave took wrote found ran began brought held led left met put set saw knew "
+    "thought told kept sought won lost chose drew grew felt heard meant paid sent spent stood "
+    "taught understood became came got did showed shown"
 )
 _ADVERBS = _words("also further later then first earlier once again instead thus")
 # "in Berlin (1998)", "The Treaty of Versailles (1919)": a place or thing, not an author.
@@ -84,6 +93,7 @@ _ABBREV_TOKEN = re.compile(r"\[[A-Z][A-Za-z&.\-]{0,14}\]")
 _PERSONAL = re.compile(r"personal communication\b", re.I)
 _NEXT = re.compile(r"[\s,]*([^\W\d_]+)(?:\s+([^\W\d_]+))?")
 _ET_AL = ("al.", "al", "al.'s", "al.’s", "al's", "al’s")
+_COLLEAGUES = ("colleagues", "coworkers", "co-workers", "collaborators")
 
 ParseTail = Callable[[str], list[Work]]
 
@@ -106,6 +116,8 @@ def narrative(
     if said:
         i -= 1
     et_al = i >= 1 and words[i].lower() in _ET_AL and words[i - 1].lower() in ("et", "et.")
+    # "Gal and colleagues (2009)": et al. in words
+    et_al = et_al or (i >= 2 and words[i].lower() in _COLLEAGUES and words[i - 1] == "and")
     if i < 0 or (et_al and i < 2):
         return [], False
     last = i - 2 if et_al else i
@@ -115,16 +127,22 @@ def narrative(
     start, name = first
     names = [name]
     serial = et_al and words[last].endswith(",")  # "Kapoor, Bloom, Montez, et al."
-    if not et_al and start >= 2 and words[start - 1] in ("and", "&"):
+    paired = _two_word_pair(words, start) if not et_al else None
+    if paired is not None:  # "Rodriguez Montoya and Matos Chassin (2009)"
+        start, first_name, second_name = paired
+        names = [second_name, first_name]
+        name = first_name
+    elif not et_al and start >= 2 and words[start - 1] in ("and", "&"):
         other = _name_at(words, start - 2)
         if other is not None:
-            serial = words[start - 2].endswith(",")  # "Jones, Baker, and Smith"
             start, name = other
             names.append(name)
+            # "Jones, Baker, and Smith" and "Jones, Baker and Smith": more names before
+            serial = words[start].endswith(",") or (start >= 1 and words[start - 1].endswith(","))
     while serial and start >= 1 and words[start - 1].endswith(",") and len(names) < 8:
         other = _name_at(words, start - 1)
-        if other is None:
-            break
+        if other is None or (other[0] >= 1 and words[other[0] - 1].lower() in _FUNCTION):
+            break  # "In Paris, Smith and Jones (2020)": a place before the list
         start, name = other
         names.append(name)
     group, bold = False, False
@@ -212,6 +230,30 @@ def _tokens(text: str, lo: int, j: int) -> list[tuple[int, str]]:
     return tokens
 
 
+def _plain_name(word: str) -> bool:
+    """A capitalised word that may be part of a surname ("Montoya"; not "Fig." or "The")."""
+    return (
+        capital(word)
+        and is_name_token(word)
+        and not word.endswith(".")
+        and word.lower() not in NOT_NAMES
+        and not is_initial(word)
+    )
+
+
+def _two_word_pair(words: list[str], start: int) -> tuple[int, str, str] | None:
+    """(start, first, second) of two authors whose names are two words each, joined by "and"
+    or "&" before the bracket: "Rodriguez Montoya and Matos Chassin (2009)" (compound surnames,
+    or given names written out: the resolver tries the last word too). Both sides must have two
+    words, so that "Smith and Jones" and "in Jones and Matos Chassin" are read as before."""
+    if start < 4 or words[start - 2] not in ("and", "&") or not _plain_name(words[start - 1]):
+        return None
+    if not (_plain_name(words[start - 3]) and _plain_name(words[start - 4])):
+        return None
+    second = f"{words[start - 1]} {words[start]}"
+    return start - 4, f"{words[start - 4]} {words[start - 3]}", second
+
+
 def _name_at(words: list[str], i: int, et_al: bool = False) -> tuple[int, str] | None:
     """(index of the first word, name) of the name ending at ``words[i]``, particles kept."""
     if i < 0:
@@ -269,5 +311,9 @@ def _verb_after(text: str, k: int, guessing: bool) -> bool:
     if first in _ADVERBS or (first.endswith("ly") and first.islower()):
         first = second
     return first in _VERBS or (
-        guessing and first.islower() and len(first) > 4 and first.endswith("ed")
+        guessing
+        and (
+            first in _IRREGULAR_PAST
+            or (first.islower() and len(first) > 4 and first.endswith("ed"))
+        )
     )

@@ -89,6 +89,8 @@ class Resolver:
         found: set[str] = set()
         for _name, _score, i in hits:
             found |= self._by_name[self._names[i]]
+        if not found and " " in name.strip():  # "John Smith", a given name written out
+            return self._by_author(name.split()[-1])
         return found
 
     def _second_matches(self, paper: Paper, name: str) -> bool:
