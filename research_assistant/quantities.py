@@ -247,7 +247,7 @@ def _quantity(text: str, m: re.Match[str]) -> Quantity | None:
     if (
         not m.group("suffix")
         and _HEADING.search(text, max(0, m.start() - 8), m.start())
-        and re.match(r" [A-Z][a-z]", text[m.end() : m.end() + 3])
+        and re.match(r"\s[A-Z][a-z]", text[m.end() : m.end() + 3])
         and "," not in m.group()
         and len(m.group("num").partition(".")[0]) <= 2
     ):  # "5 Performance" opening a line: a heading

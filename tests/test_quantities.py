@@ -143,3 +143,14 @@ def test_a_share_agrees_with_its_percentage() -> None:
 def test_opposite_bounds_do_not_agree(claim: str, evidence: str, agrees: bool) -> None:
     """A bound turned round is a flipped finding, whatever the number ("fewer" is a bound)."""
     assert agrees_any(quantities(claim)[0], quantities(evidence)) is agrees
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "gracefully.\n3.3\nFault Tolerance\nSince the MapReduce library",  # a heading on its line
+        "5.3 Fault Tolerance opens the section",
+    ],
+)
+def test_a_section_number_opening_a_heading_states_no_value(text: str) -> None:
+    assert quantities(text, small_words=True) == ()
