@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -61,19 +60,6 @@ def claims_library(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> An
     import labelled_set
 
     return labelled_set.build_library(corpus, tmp_path_factory.mktemp("claims"))
-
-
-@pytest.fixture(scope="session")
-def answers_library(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """The corpus PDFs and library.bib ingested once per run, as a user ingests them (the
-    question-set tests ask it and log their runs; none changes its papers)."""
-    from research_assistant import store as store_mod
-    from research_assistant.library import Library
-
-    lib = Library.open(tmp_path_factory.mktemp("answers") / "lib")
-    lib.ingest([*sorted(corpus.glob("*.pdf")), corpus / "library.bib"])
-    yield lib
-    store_mod.close(lib.root / "catalog.duckdb")
 
 
 @pytest.fixture(autouse=True)

@@ -9,10 +9,12 @@ answerer does on questions it has been looked at with, not on new ones (the held
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from research_assistant import store as store_mod
 from research_assistant.evaluate import EvalReport, evaluate, load_questions
 from research_assistant.library import Library
 
@@ -33,9 +35,15 @@ KINDS = {
 }
 
 
-def test_the_fourth_set_is_labelled_against_the_corpus(
-    corpus: Path, answers_library: Library
-) -> None:
+@pytest.fixture(scope="module")
+def corpus_lib(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    lib = Library.open(tmp_path_factory.mktemp("dev4") / "lib")
+    lib.ingest([*sorted(corpus.glob("*.pdf")), corpus / "library.bib"])
+    yield lib
+    store_mod.close(lib.root / "catalog.duckdb")
+
+
+def test_the_fourth_set_is_labelled_against_the_corpus(corpus: Path, corpus_lib: Library) -> None:
     """Nine kinds, six unanswerable questions near the corpus topics, a question before every
     follow-up, keys from library.bib, every hint a phrase of a chunk of its paper."""
     questions = load_questions(DEV4)
@@ -45,12 +53,12 @@ def test_the_fourth_set_is_labelled_against_the_corpus(
     assert all(q.previous for q in questions if q.kind == "followup")
     bib = (corpus / "library.bib").read_text(encoding="utf-8")
     assert all(f"{{{k}," in bib for q in questions for k in q.answer_paper_keys)
-    assert labelled_set.hints_missing(answers_library, questions) == []
+    assert labelled_set.hints_missing(corpus_lib, questions) == []
 
 
 @pytest.fixture(scope="module")
-def dev4(answers_library: Library) -> EvalReport:
-    return evaluate(answers_library, load_questions(DEV4), backend="extractive")
+def dev4(corpus_lib: Library) -> EvalReport:
+    return evaluate(corpus_lib, load_questions(DEV4), backend="extractive")
 
 
 def test_the_fourth_set_floors(dev4: EvalReport) -> None:

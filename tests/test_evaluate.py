@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from research_assistant import store as store_mod
 from research_assistant.cli import main
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.evaluate import (
@@ -33,8 +35,16 @@ DEV3 = QUESTIONS.with_name("questions_dev3.jsonl")
 
 
 @pytest.fixture(scope="module")
-def report(answers_library: Library) -> EvalReport:
-    return evaluate(answers_library, load_questions(QUESTIONS), backend="extractive")
+def corpus_lib(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    lib = Library.open(tmp_path_factory.mktemp("eval") / "lib")
+    lib.ingest([*sorted(corpus.glob("*.pdf")), corpus / "library.bib"])
+    yield lib
+    store_mod.close(lib.root / "catalog.duckdb")
+
+
+@pytest.fixture(scope="module")
+def report(corpus_lib: Library) -> EvalReport:
+    return evaluate(corpus_lib, load_questions(QUESTIONS), backend="extractive")
 
 
 # ----------------------------------------------------------------------------- the question set
@@ -49,8 +59,8 @@ def test_the_question_set_is_labelled_against_the_corpus(corpus: Path) -> None:
     assert all(q.answer_hint for q in questions if q.answerable)
 
 
-def test_every_hint_is_on_a_page_of_an_answering_paper(answers_library: Library) -> None:
-    assert labelled_set.hints_missing(answers_library, load_questions(QUESTIONS)) == []
+def test_every_hint_is_on_a_page_of_an_answering_paper(corpus_lib: Library) -> None:
+    assert labelled_set.hints_missing(corpus_lib, load_questions(QUESTIONS)) == []
 
 
 # ----------------------------------------------------------------------------- acceptance
@@ -83,8 +93,8 @@ def test_the_answer_states_the_answer(report: EvalReport) -> None:
 
 
 @pytest.fixture(scope="module")
-def more(answers_library: Library) -> EvalReport:
-    return evaluate(answers_library, load_questions(MORE), backend="extractive")
+def more(corpus_lib: Library) -> EvalReport:
+    return evaluate(corpus_lib, load_questions(MORE), backend="extractive")
 
 
 def test_more_kinds_of_question(more: EvalReport) -> None:
@@ -102,7 +112,7 @@ def test_more_kinds_of_question(more: EvalReport) -> None:
 
 
 # ----------------------------------------------------------------------------- the third set
-def test_the_third_set_is_labelled_against_the_corpus(answers_library: Library) -> None:
+def test_the_third_set_is_labelled_against_the_corpus(corpus_lib: Library) -> None:
     """tests/data/QUESTIONS_DEV3.md: 53 questions of eight kinds, every hint on a page of its
     paper, at least eight unanswerable ones."""
     questions = load_questions(DEV3)
@@ -110,12 +120,12 @@ def test_the_third_set_is_labelled_against_the_corpus(answers_library: Library) 
     assert len(questions) >= 40 and len(kinds) == 8
     assert sum(q.kind == "unanswerable" for q in questions) >= 8
     assert all(q.previous for q in questions if q.kind == "followup")
-    assert labelled_set.hints_missing(answers_library, questions) == []
+    assert labelled_set.hints_missing(corpus_lib, questions) == []
 
 
 @pytest.fixture(scope="module")
-def dev3(answers_library: Library) -> EvalReport:
-    return evaluate(answers_library, load_questions(DEV3), backend="extractive")
+def dev3(corpus_lib: Library) -> EvalReport:
+    return evaluate(corpus_lib, load_questions(DEV3), backend="extractive")
 
 
 def test_the_third_set_floors(dev3: EvalReport) -> None:
@@ -129,26 +139,24 @@ def test_the_third_set_floors(dev3: EvalReport) -> None:
     assert dev3.all_verified_rate == 1.0
 
 
-def test_eval_runs_are_logged_as_the_eval_user(
-    answers_library: Library, report: EvalReport
-) -> None:
-    rows = answers_library.store.query("SELECT count(*) FROM runs WHERE username = 'eval'", [])
+def test_eval_runs_are_logged_as_the_eval_user(corpus_lib: Library, report: EvalReport) -> None:
+    rows = corpus_lib.store.query("SELECT count(*) FROM runs WHERE username = 'eval'", [])
     assert rows[0][0] >= len(report.rows)
 
 
-def test_unknown_answer_keys_are_an_error(answers_library: Library) -> None:
+def test_unknown_answer_keys_are_an_error(corpus_lib: Library) -> None:
     questions = [Question("q", "What is DLA?", ("noSuchPaper2020",))]
     with pytest.raises(ResearchAssistantError, match="noSuchPaper2020"):
-        evaluate(answers_library, questions)
+        evaluate(corpus_lib, questions)
 
 
 def test_cli_eval_json(
-    answers_library: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    corpus_lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "q.jsonl"
     lines = QUESTIONS.read_text(encoding="utf-8").splitlines()
     path.write_text("\n".join([lines[0], lines[-1]]) + "\n", encoding="utf-8")
-    assert main(["--library", str(answers_library.root), "--json", "eval", str(path)]) == 0
+    assert main(["--library", str(corpus_lib.root), "--json", "eval", str(path)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"backend", "model", "top_k", "aggregates", "rows"}
     assert out["backend"] == "extractive" and out["top_k"] == 8
