@@ -52,10 +52,11 @@ def corpus() -> Path:
     return CORPUS
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def claims_library(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """The corpus library the labelled claim sets are checked against, ingested once per run
-    (tests/data/labelled_set.py; the claim-set tests only read it and log their checks)."""
+    """The corpus library the labelled claim sets are checked against, ingested once per test
+    module (tests/data/labelled_set.py). Not per session: tests that start the app close every
+    DuckDB connection of the process (store.close_all), which a shared library would not survive."""
     sys.path.insert(0, str(Path(__file__).parent / "data"))
     import labelled_set
 
