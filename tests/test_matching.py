@@ -92,6 +92,13 @@ def test_the_batch_title_search_finds_what_comparing_every_pair_finds(
         }
         want = {j: s for j, s in every.items() if s >= TITLE_MATCH_THRESHOLD}
         assert matching._titles_at_threshold(titled, long_titled, views) == want, info.path
+        # the same on a library small enough for the GIL-holding path: the corpus entries and
+        # their altered titles only
+        small = {j: t for j, t in titled.items() if j < len(papers) or j >= len(entries)}
+        assert len(small) < matching._GIL_FREE_FROM <= len(titled)
+        small_long = {j: t for j, t in small.items() if j in long_titled}
+        small_want = {j: s for j, s in want.items() if j in small}
+        assert matching._titles_at_threshold(small, small_long, views) == small_want, info.path
         near += sum(1 for j in want if j >= len(entries))
     assert near >= 18  # the altered titles do reach the threshold, so the search is tested there
 
