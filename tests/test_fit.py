@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+import pymupdf
 import pytest
 
 from research_assistant.answer.asking import analyse
@@ -15,7 +19,7 @@ from research_assistant.answer.fit import (
     stated_terms,
     value_fit,
 )
-from research_assistant.terms import term_list
+from research_assistant.terms import term_list, terms
 
 
 @pytest.mark.parametrize(
@@ -88,6 +92,45 @@ def test_short_forms_a_passage_defines(text: str, short: str, long: str) -> None
 def test_parentheses_that_define_nothing() -> None:
     assert abbreviations("We ran it on the cluster (CTIO) at night.") == ()
     assert abbreviations("No short forms here.") == ()
+
+
+_ONE_PATTERN = re.compile(r"((?:[^\W\d_]+[\s-]+){1,8})\(([A-Z][A-Za-z]{1,5})\)")
+
+
+def _by_one_pattern(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The definition: one pattern over the passage (what the search from each parenthesis
+    back must find)."""
+    out = []
+    for m in _ONE_PATTERN.finditer(text):
+        written = m.group(2)
+        for short in (written, written[:-1] if written.endswith("s") else ""):
+            if sum(c.isupper() for c in short) < 2:
+                continue
+            words = re.split(r"[\s-]+", m.group(1).strip())[-len(short) :]
+            if len(words) == len(short) and all(
+                w[:1].lower() == c.lower() for w, c in zip(words, short, strict=True)
+            ):
+                long, key = terms(" ".join(words)), term_list(short)
+                if long and key:
+                    out.append((key[0], long))
+                break
+    return tuple(out)
+
+
+def test_short_forms_are_found_as_the_one_pattern_finds_them(corpus: Path) -> None:
+    """Every page of the corpus and hard cases (a hyphen before the parenthesis, two in a row,
+    a plural, letters outside ASCII, a digit inside the words)."""
+    texts = ["a b- (AB)", "(AB)(CD) word word (WW)", "Named-Entity Recognizer (NER)s", "x y z (XYZs)",
+             "über Ärger (ÜÄ) and Über Ärger (ÜÄ)", "3D model (DM)", "one two\n(OT)", "a_b c (AC)"]  # fmt: skip
+    for pdf in sorted(corpus.glob("*.pdf")):
+        with pymupdf.open(pdf) as doc:
+            texts += [page.get_text() for page in doc]
+    found = 0
+    for text in texts:
+        want = _by_one_pattern(text)
+        assert abbreviations.__wrapped__(text) == want, text[:200]
+        found += len(want)
+    assert found >= 50  # the corpus does define short forms, so the comparison means something
 
 
 @pytest.mark.parametrize(

@@ -66,3 +66,20 @@ def test_an_empty_setting_is_an_unset_one(monkeypatch: pytest.MonkeyPatch) -> No
     assert str(settings.library_dir) == "library" and settings.top_k == 8
     monkeypatch.setenv("RA_LIBRARY_DIR", "/srv/lab-library")
     assert str(load_settings().library_dir) == "/srv/lab-library"
+
+
+def test_settings_are_read_again_when_the_environment_changes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Kept per environment (every ask reads them), so a changed variable takes effect at the
+    next call, and the kept copy cannot be changed by a caller."""
+    monkeypatch.setenv("RA_TOP_K", "5")
+    first = load_settings()
+    assert first.top_k == 5 and load_settings() is first
+    monkeypatch.setenv("RA_TOP_K", "12")
+    assert load_settings().top_k == 12
+    assert load_settings(top_k=3).top_k == 3 and load_settings().top_k == 12
+    with pytest.raises(ValueError):
+        first.top_k = 9  # type: ignore[misc]
+    monkeypatch.delenv("RA_TOP_K")
+    assert load_settings().top_k == 8
