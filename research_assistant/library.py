@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from research_assistant.bib import parse as bibtex
 from research_assistant.bib.edit import Correction, corrected
@@ -67,6 +67,9 @@ def _root_lock(root: Path) -> threading.Lock:
         return _ROOT_LOCKS.setdefault(root, threading.Lock())
 
 
+T = TypeVar("T")
+
+
 @dataclass(frozen=True)
 class LibraryState:
     """What readers see: replaced whole after each change, never mutated."""
@@ -83,6 +86,12 @@ class LibraryState:
         if resolver is None:
             resolver = self._cache["resolver"] = Resolver(list(self.papers.values()))
         return resolver
+
+    def cached(self, name: str, make: Callable[[], T]) -> T:
+        """``make()``, made once per state (per catalog generation) and kept under ``name``."""
+        if name not in self._cache:
+            self._cache[name] = make()
+        return self._cache[name]  # type: ignore[no-any-return]
 
     @property
     def support_context(self) -> Context:

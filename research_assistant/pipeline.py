@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from research_assistant.answer import catalog, prompts, refusal
@@ -49,15 +49,7 @@ def _noop(_: str) -> None:
 def get_answerer(backend: str | None = None) -> Answerer:
     s = load_settings()
     name = backend or s.default_backend()
-    opts = s.answerer_options(name)
-    return make_answerer(
-        name,
-        model=opts.model,
-        api_key=opts.api_key,
-        base_url=opts.base_url,
-        timeout_s=opts.timeout_s,
-        max_retries=opts.max_retries,
-    )
+    return make_answerer(name, **asdict(s.answerer_options(name)))
 
 
 def get_judge(backend: str | None = None) -> Judge | None:
@@ -78,6 +70,7 @@ def warm(lib: Library) -> None:
     state = lib.state
     _ = state.resolver
     _ = state.support_context  # reads every chunk once: the checker's cache is warm after
+    _facets(state)
     for paper in state.papers.values():  # what the first change reads of every paper
         bib_entry(paper)
     matching.warm(state.papers.values())
@@ -150,14 +143,18 @@ def _request(
     )
 
 
+def _facets(state: LibraryState) -> catalog.Facets:
+    return state.cached("facets", lambda: catalog.facets(state.papers))
+
+
 def _listing(state: LibraryState, question: str) -> catalog.Listing | None:
     """The papers a question about the library asks for, when it is one and any match."""
     asked = library_ask(question)
     if asked is None:
         return None
-    index = state.index
+    index, facts = state.index, _facets(state)
     found = catalog.list_papers(
-        asked, state.papers, index.chunks_of, index.retrieve, state.support_context
+        asked, state.papers, index.chunks_of, index.retrieve, state.support_context, facts
     )
     return found if found is not None and found.entries else None
 

@@ -68,6 +68,11 @@ def test_authors_and_venues_filter() -> None:
     acm = catalog.list_papers(at_venue, lib, chunks_of([]), no_search)
     assert acm is not None and acm.entries
     assert all("ACM" in e.paper.venue for e in acm.entries)
+    # the same lists from facets made once (the app keeps them per library state)
+    facts = catalog.facets(lib)
+    assert "okafor" in facts.families and "acm" in facts.all_venue_words
+    for ask, listing in ((by_author, found), (at_venue, acm)):
+        assert catalog.list_papers(ask, lib, chunks_of([]), no_search, None, facts) == listing
 
 
 def test_a_title_never_becomes_a_citation_marker() -> None:
