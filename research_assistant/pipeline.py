@@ -27,7 +27,7 @@ from research_assistant.answer.registry import make_answerer
 from research_assistant.bib.write import entry as bib_entry
 from research_assistant.check import coverage, judging, verify
 from research_assistant.check import mentions as cite
-from research_assistant.check.support import nearest_chunks
+from research_assistant.check.support import nearest_in_papers
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.ingest import matching
 from research_assistant.library import Library, LibraryState
@@ -166,10 +166,10 @@ WIDEN_PAPERS, WIDEN_CHUNKS = 2, 6
 
 
 def _widen(state: LibraryState, question: str, passages: list[Passage]) -> list[Passage]:
-    seen = {p.chunk.chunk_id for p in passages}
+    seen = frozenset(p.chunk.chunk_id for p in passages)
     top = list(dict.fromkeys(p.chunk.paper_key for p in passages))[:WIDEN_PAPERS]
-    others = [c for key in top for c in state.index.chunks_of(key) if c.chunk_id not in seen]
-    extra = nearest_chunks(question, others, state.support_context, WIDEN_CHUNKS)
+    papers = [state.index.chunks_of(key) for key in top]
+    extra = nearest_in_papers(question, papers, state.support_context, WIDEN_CHUNKS, seen)
     return [*passages, *(Passage(c, 0.0) for c in extra)]
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from research_assistant.check.passages import paper_of
-from research_assistant.check.support import best_support
+from research_assistant.check.support import best_support, nearest_chunks, nearest_in_papers
 from research_assistant.check.verify import SUPPORT_THRESHOLD
 from research_assistant.models import Chunk
 
@@ -52,3 +52,26 @@ def test_the_paper_index_follows_changed_chunks() -> None:
     second = [chunk("Cherries are red."), chunk("Apples are red.", 1)]
     assert "banana" not in paper_of(second).postings
     assert paper_of(second).postings["red"] == [0, 1]
+
+
+def test_nearest_chunks_over_several_whole_papers() -> None:
+    """nearest_in_papers (each paper's chunks whole, some skipped) chooses what nearest_chunks
+    chooses over the papers' remaining chunks in a row; ties go to the earlier chunk; and a
+    paper's index is the one the checker keeps for that paper, not one per list asked about."""
+    texts = [
+        "The sort of one terabyte took 891 seconds on 1800 machines.",
+        "Stragglers slow the sort; backup tasks cut the time by 44 percent.",
+        "Workers that fail are pinged by the master and their tasks run again.",
+        "The sort of one terabyte took 891 seconds on 1800 machines.",  # a tie with chunk 0
+        "Input is split into 64 MB pieces stored on the workers' disks.",
+    ]
+    a = [chunk(t, i, "a") for i, t in enumerate(texts[:3])]
+    b = [chunk(t, i, "b") for i, t in enumerate(texts[3:])]
+    question = "How long did the sort of one terabyte take on the machines?"
+    for skip in (frozenset(), frozenset({"a:1:0"}), frozenset({"a:1:0", "b:1:0"})):
+        rest = [c for c in a + b if c.chunk_id not in skip]
+        for k in (1, 2, 3):
+            want = nearest_chunks(question, rest, None, k)
+            assert nearest_in_papers(question, [a, b], None, k, skip) == want
+    assert nearest_in_papers(question, [a, b], None, 1) == [a[0]]  # the tie: the earlier paper
+    assert paper_of(a) is paper_of(a)

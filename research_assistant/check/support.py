@@ -73,6 +73,7 @@ __all__ = [
     "idf_from_counts",
     "library_context",
     "nearest_chunks",
+    "nearest_in_papers",
     "prepare",
 ]
 
@@ -125,11 +126,30 @@ def nearest_chunks(
 ) -> list[Chunk]:
     """The ``k`` chunks that share most with the claim (terms by rarity, numbers as written):
     the passages a second reader (the model judge) is shown."""
+    return nearest_in_papers(claim, [chunks], ctx, k)
+
+
+def nearest_in_papers(
+    claim: str,
+    papers: Sequence[Sequence[Chunk]],
+    ctx: Context | None = None,
+    k: int = 3,
+    skip: frozenset[str] = frozenset(),
+) -> list[Chunk]:
+    """``nearest_chunks`` over several papers, each given whole (as ``chunks_of`` gives it:
+    its index is made once, not for each list of chunks asked about); ties go to the earlier
+    paper's earlier chunk; chunks whose id is in ``skip`` are never chosen."""
     ctx = ctx or Context()
     want = frozenset(term_list(claim))
     digits = frozenset(DIGITS.findall(LINE_HYPHEN.sub("", claim)))
-    overlap = _overlap(want, digits, paper_of(chunks), ctx)
-    return [chunks[-i] for score, i in heapq.nlargest(k, overlap) if score > 0]
+    scored: list[tuple[float, int]] = []
+    order: list[Chunk] = []
+    for chunks in papers:
+        for score, i in _overlap(want, digits, paper_of(chunks), ctx):
+            if score > 0 and chunks[-i].chunk_id not in skip:
+                scored.append((score, -len(order)))
+                order.append(chunks[-i])
+    return [order[-i] for _, i in heapq.nlargest(k, scored)]
 
 
 class _Window(NamedTuple):  # a tuple, not a frozen dataclass: dozens are made per check
