@@ -9,8 +9,10 @@ the previous one, in one change, and the total from empty). At each size: ``open
 its first question end to end, and that process's RSS; then, in a process that opened the
 library and ran ``jobs.warm_and_settle`` (as the app at start-up), ``add one PDF`` ingests a corpus PDF
 (then ``remove one`` removes it); asks are offline end to end (retrieve, answer, verify, log),
-first alone, then while another thread ingests ``--ingest`` generated PDFs (read by the reader
-processes, as the app's Library page does).
+first alone (``--asks`` asks cycling over tests/data/questions.jsonl's questions, most of them
+asked before, as a lab asks again), then the other development questions, each asked once (no
+cache holds their passages), then while another thread ingests ``--ingest`` generated PDFs (read
+by the reader processes, as the app's Library page does).
 """
 
 from __future__ import annotations
@@ -134,6 +136,12 @@ def main() -> None:
     if not pdfs:
         sys.exit(f"no PDFs in {args.corpus}: pass --corpus")
     questions = [q.question for q in load_questions(ROOT / "tests" / "data" / "questions.jsonl")]
+    data = ROOT / "tests" / "data"
+    fresh = [  # development questions not in questions.jsonl: each asked once, so cold
+        q.question
+        for name in ("questions_more.jsonl", "questions_dev3.jsonl", "questions_dev4.jsonl")
+        for q in load_questions(data / name)
+    ]
     pages = corpus_pages(pdfs)
     answerer = ExtractiveAnswerer()
     one_pdf = args.corpus / "map-reduce.pdf"
@@ -168,6 +176,7 @@ def main() -> None:
                 lib.remove(key)
             remove = time.perf_counter() - start
             alone = asks(lib, questions, args.asks, answerer)
+            new = asks(lib, fresh, len(fresh), answerer)
             print(f"{size} papers, {n_chunks} chunks:")
             print(f"  build: +{build:.1f} s to grow to this size ({total_build:.1f} s from empty)")
             print(
@@ -177,6 +186,7 @@ def main() -> None:
             )
             print(f"  add one PDF ({one_pdf.name}): {add:.2f} s; remove it: {remove:.2f} s")
             print(f"  ask, alone ({len(alone)} asks): {fmt(alone)}")
+            print(f"  ask, alone, questions never asked before ({len(new)}): {fmt(new)}")
             if batch:
                 during, spent = asks_during_ingest(lib, questions, batch, answerer)
                 print(
