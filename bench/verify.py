@@ -193,6 +193,7 @@ def main() -> None:
         ("held-out v2", labelled_set.HELDOUT_V2),
         ("held-out v3", labelled_set.HELDOUT_V3),
         ("held-out v4", labelled_set.HELDOUT_V4),
+        ("held-out v5", labelled_set.HELDOUT_V5),
     ):
         outcomes = labelled_set.run_set(lib, labelled_set.load_set(path))
         table = labelled_set.accuracy(outcomes)

@@ -34,6 +34,7 @@ HELDOUT = DATA / "heldout" / "claims.jsonl"
 HELDOUT_V2 = DATA / "heldout" / "claims_v2.jsonl"  # the second held-out set (heldout/V2.md)
 HELDOUT_V3 = DATA / "heldout" / "claims_v3.jsonl"  # the third held-out set (heldout/V3.md)
 HELDOUT_V4 = DATA / "heldout" / "claims_v4.jsonl"  # the fourth held-out set (heldout/V4.md)
+HELDOUT_V5 = DATA / "heldout" / "claims_v5.jsonl"  # the fifth held-out set (heldout/V5.md)
 EXTRA_BIB = DATA / "verification_extra.bib"
 
 
