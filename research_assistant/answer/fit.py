@@ -19,6 +19,7 @@ from research_assistant.terms import term_list, terms
 from research_assistant.text import STOPWORDS
 
 __all__ = [
+    "asks_definition",
     "asks_mechanism",
     "define_fit",
     "kind_fit",
@@ -318,6 +319,11 @@ def _definition_pattern(question: str) -> re.Pattern[str] | None:
     else:
         return None
     return re.compile("|".join(p.format(x=x) for p in _DEFINES), re.IGNORECASE)
+
+
+def asks_definition(question: str) -> bool:
+    """True for a "What is X?" question."""
+    return _definition_pattern(question) is not None
 
 
 def define_fit(question: str, text: str) -> float:
