@@ -148,7 +148,8 @@ _ENUMERATION = re.compile(r"^\(?(?:\d{1,2}|[a-h]|[ivx]{1,4})\)\s+(?=[A-Z])")
 _CAPTION = re.compile(r"^(?:table|figure|fig\.|algorithm|listing)\s*[\dIVX]+\s*[:.]|^[*-]\s", re.I)
 # A list item's bullet: the item is often a whole sentence ("• The implementation does not
 # currently trace recursion, so ..."); the bullet is dropped and the rest judged as prose.
-_BULLET = re.compile(r"^[•·▪‣◦]\s+(?=\S)")
+_BULLETS = "•▪‣◦\uf0b7\uf0a7\uf06c\uf0d8"  # and the Symbol and Wingdings fonts' bullets
+_BULLET = re.compile(rf"^[·{_BULLETS}]\s+(?=\S)")
 
 
 # A figure's label the sentence splitter cut from its caption: "... Figure 2." then "Histogram
@@ -169,17 +170,20 @@ _RUNNING_HEAD = re.compile(
 _NUMBER_RUN = re.compile(r"(?:(?<![\w.,])\d+(?:\.\d+)?\s+){4,}")
 
 
-# A bullet inside a sentence span: the list items of "... as follows: • A ... . • B ..." are
-# one span to the sentence splitter (a bullet is no capital letter); each item is a sentence.
-_INNER_BULLET = re.compile(r"\s[•▪‣◦]\s+(?=\S)")
+# Sentence ends the sentence splitter does not see, because no capital letter follows the
+# full stop: a bullet ("... as follows: • A ... . • B ..."), a footnote mark ("... mixtures of
+# Gaussians. ∗Part of the work ..."). Each piece between them is judged as a sentence. (A
+# superscript citation number, "... was made.^17 Explaining ...", is left to the splitter:
+# cutting there lost a paraphrased question whose answer needs the sentences around it.)
+_UNSEEN_END = re.compile(rf"\s[{_BULLETS}]\s+(?=\S)|(?<=[.!?])\s+(?=[∗†‡§¶]+\s*[A-Z])")
 
 
 def piece_spans(text: str) -> list[tuple[int, int]]:
-    """The sentence spans of ``text``, each list item of a bulleted list a piece of its own."""
+    """The sentence spans of ``text``, cut again at the sentence ends the splitter misses."""
     out = []
     for start, end in sentence_spans(text):
         cut = start
-        for m in _INNER_BULLET.finditer(text, start, end):
+        for m in _UNSEEN_END.finditer(text, start, end):
             out.append((cut, m.start()))
             cut = m.end()
         out.append((cut, end))
