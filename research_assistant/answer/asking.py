@@ -47,6 +47,14 @@ _FOREIGN = frozenset(term_list(
 ))
 # fmt: on
 FOREIGN_WORDS = 3  # a question with this many of those is not in English
+# After "what/which ... <measure word>": the measure word names the value asked for only when
+# a verb or a function word follows it; before another noun it qualifies that noun ("Which
+# mass spectrometer was used?", "Which error function ...": a thing, not a value).
+_NOT_QUALIFIER = (
+    r"(?!\s+(?!(?:is|are|was|were|did|does|do|has|have|had|of|for|in|on|at|to|and|or|would|"
+    r"will|can|could|should|might|may|must|per|that|when|after|before|with|from|by)\b)"
+    r"[^\W\d_]{3,})"
+)
 # "how long", "how strongly": the word after "how" says what kind of answer is wanted.
 _HOW = re.compile(r"\bhow\s+([^\W\d_]+)", re.IGNORECASE)
 # Questions whose answer is a value: the lead sentence must state one.
@@ -57,7 +65,8 @@ _VALUE = re.compile(
     r"(?:percentage|proportion|fraction|"
     r"share|number|amount|size|rate|ratio|accuracy|speed-?ups?|f-?measures?|f1|scores?|"
     r"temperatures?|values?|range|error|precision|recall)\b"
-    r"|\bby\s+how\s+much\b|\bhow\s+much\s+\w+er\b"
+    + _NOT_QUALIFIER
+    + r"|\bby\s+how\s+much\b|\bhow\s+much\s+\w+er\b"
     # the same questions in French, German, Spanish, Italian
     r"|\bcombien\b|\bwie\s+(?:viele?|lange|gro(?:ß|ss)|hoch|oft|schnell)\b"
     r"|\bcu[aá]nt[oa]s?\b|\bquant[ioe]\b",
@@ -122,7 +131,7 @@ RATE = re.compile(
 # Measured things: a question naming one asks for a value ("What particle mass is assumed?").
 _MEASURED = re.compile(
     r"\b(?:what|which)\s+(?:[^\W\d_]+\s+){0,2}(?:mass|weight|energy|temperatures?|frequency|"
-    r"duration|latency|runtime|speed-?ups?|distance|length|wavelength)\b",
+    r"duration|latency|runtime|speed-?ups?|distance|length|wavelength)\b" + _NOT_QUALIFIER,
     re.IGNORECASE,
 )
 

@@ -18,6 +18,7 @@ relevance gate it refuses. The sentences are the papers' own words, so
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -33,6 +34,7 @@ from research_assistant.answer.base import (
 )
 from research_assistant.answer.fit import (
     abbreviations,
+    asks_definition,
     asks_mechanism,
     kind_fit,
     names_known,
@@ -98,6 +100,16 @@ MAX_SENTENCES, MAX_PER_PAPER = 3, 3
 # A question that asks for a value: the share of the score that depends on how well the
 # sentence states one (``fit.value_fit``).
 W_VALUE = 0.5
+# A sentence whose subject is a bare demonstrative ("This is called a type-stable loop
+# iteration.", "This means ...") says what it is about in the sentence before: that one leads
+# ("It is freely available ..." names its subject well enough and leads itself). The
+# sentence after a definition that points back at the thing defined ("... is an n-gram model.
+# This model makes use of ...") goes on with the definition.
+_BARE_POINTER = re.compile(
+    r"^(?:This|These|That|Such)\s+(?:is|are|was|were|has|have|had|means?|can|could|"
+    r"will|would|does|do|did|allows?|makes?|gives?|yields?)\b"
+)
+_POINTS_BACK = re.compile(r"^(?:This|These|It|They|Such)\b")
 
 
 @dataclass(frozen=True)
@@ -110,6 +122,7 @@ class _Scored:
     partner: _Sentence | None = None  # the neighbour that gives ``context``
     following: _Sentence | None = None  # the next sentence of its passage: a step goes on there
     kind: float = 1.0  # how well it gives the kind of answer asked for (``fit.kind_fit``)
+    before: _Sentence | None = None  # what its bare "This is ..." points back at
 
     @property
     def score(self) -> float:
@@ -264,6 +277,7 @@ def score_sentences(request: AnswerRequest) -> list[_Scored]:
         return [by_order[(i, j)] for j in around if (i, j) in by_order]
 
     asks_how = asks_mechanism(request.question)
+    asks_what = asks_definition(request.question)
     scored = []
     for s in pool:
         if s.passage.paper_key in silent:
@@ -292,8 +306,12 @@ def score_sentences(request: AnswerRequest) -> list[_Scored]:
             asked.focus, set(s.terms | stated.get(s.order, frozenset()))
         ):
             kind *= 1 + FOCUS_FIT  # it names the kind of thing asked for ("... the GNU License")
-        following = by_order.get((s.order[0], s.order[1] + 1)) if asks_how else None
-        scored.append(_Scored(s, own, context, semantic, value, partner, following, kind))
+        i, k = s.order
+        following = by_order.get((i, k + 1)) if asks_how or asks_what else None
+        if asks_what and following is not None and not _POINTS_BACK.match(following.text):
+            following = None  # a definition goes on only in a sentence about the thing defined
+        before = by_order.get((i, k - 1)) if _BARE_POINTER.match(s.text) else None
+        scored.append(_Scored(s, own, context, semantic, value, partner, following, kind, before))
     return scored
 
 
@@ -326,7 +344,7 @@ def _select(ranked: list[_Scored]) -> list[CitedSpan]:
     """The lead sentence, then at most the sentences that add to it: the neighbour that
     completes it, then others of nearly its score (another paper's only when almost equal)."""
     lead = ranked[0]
-    picked = [lead.sentence]
+    picked = [lead.sentence] if lead.before is None else [lead.before, lead.sentence]
     if lead.partner is not None and lead.partner.order[1] > lead.sentence.order[1]:
         picked.append(lead.partner)  # "The master pings every worker. If no response ..."
     elif lead.following is not None and not near_duplicate(lead.following.text, lead.sentence.text):

@@ -19,6 +19,7 @@ from research_assistant.terms import term_list, terms
 from research_assistant.text import STOPWORDS
 
 __all__ = [
+    "asks_definition",
     "asks_mechanism",
     "define_fit",
     "kind_fit",
@@ -284,7 +285,8 @@ _REASON = re.compile(
     re.IGNORECASE,
 )
 # "What is X?" asks for a definition: a sentence that defines X ("X, which are checks ...",
-# "X is a ...", "called X", "X refers to", "defined as") fits better. Same weight, same data.
+# "X is a ...", "called X", "X refers to", "defined as X", "X, defined as") fits better. Same
+# weight, same data.
 DEFINE_FIT = 0.25
 _DEFINE_ASKED = re.compile(
     r"^\s*what\s+(?:is|are)\s+(?:a|an|the)?\s*([^\W\d_][\w\s-]{0,60}?)\s*\??\s*$",
@@ -294,7 +296,7 @@ _DEFINES = (
     r"{x}\w*\s*,?\s*(?:which|that)\s+(?:is|are)\b",
     r"{x}\w*\s*(?:\([^)]*\)\s*)?(?:is|are)\s+(?:a|an|the|defined|called|known)\b",
     r"\b(?:called|named|termed|known\s+as|defined\s+as)\s+(?:an?\s+|the\s+)?(?:\w+\s+){{0,2}}{x}",
-    r"{x}\w*\s*(?:,\s*)?(?:refers?\s+to|means|denotes|i\.e\.)",
+    r"{x}\w*\s*(?:,\s*)?(?:refers?\s+to|means|denotes|i\.e\.|(?:is\s+)?defined\s+as)",
 )
 
 
@@ -325,6 +327,11 @@ def _definition_pattern(question: str) -> re.Pattern[str] | None:
     else:
         return None
     return re.compile("|".join(p.format(x=x) for p in _DEFINES), re.IGNORECASE)
+
+
+def asks_definition(question: str) -> bool:
+    """True for a "What is X?" question."""
+    return _definition_pattern(question) is not None
 
 
 def define_fit(question: str, text: str) -> float:

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from research_assistant.answer.base import SourcePassage
-from research_assistant.answer.sentences import clean_sentences
+from research_assistant.answer.sentences import clean_sentences, piece_spans
 from research_assistant.terms import terms
-from research_assistant.text import fold, sentence_spans
+from research_assistant.text import fold
 
 __all__ = ["ANTECEDENT_SPAN", "SENTENCE_CACHE", "PoolSentence", "cached_terms", "pool"]
 
@@ -67,7 +67,7 @@ def _sentences_of(
     for k, s in clean_sentences(text):
         before: frozenset[str] = frozenset()
         if k > 0 and _POINTS_BACK.match(s):
-            spans = spans or list(sentence_spans(text))
+            spans = spans or piece_spans(text)
             before = terms(text[spans[max(0, k - ANTECEDENT_SPAN)][0] : spans[k - 1][1]])
         out.append((k, s, fold(s), terms(s), before))
     return tuple(out)
