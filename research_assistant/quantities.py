@@ -13,7 +13,6 @@ number words in eight languages) after a small table of words it leaves alone ("
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
 import re
@@ -21,9 +20,16 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from text_to_num import alpha2digit
+from research_assistant.number_words import (
+    DENOMINATORS,
+    GERMAN_NUMBER,
+    fractions_as_shares,
+    german_in_digits,
+    in_digits,
+)
+from research_assistant.units import CAPS_UNITS, UNITS, is_unit
 
-__all__ = ["Quantity", "agree", "agrees_any", "counterpart", "quantities"]
+__all__ = ["Quantity", "agree", "agrees_any", "counterpart", "is_unit", "quantities"]
 
 
 @dataclass(frozen=True)
@@ -55,11 +61,6 @@ _WORD_VALUES = {
     "tripled": "3 times",
     "half a": "0.5",
     "half": "50 %",
-    "a third": "33.3 %",
-    "one third": "33.3 %",
-    "a quarter": "25 %",
-    "one quarter": "25 %",
-    "three quarters": "75 %",
     "a hundred": "100",
     "a thousand": "1000",
     "a million": "1000000",
@@ -86,11 +87,11 @@ _TOKEN = re.compile(
     rf"(?<![\w.^/@])(?<![^\W\d_]-)(?P<num>{_NUM})"
     r"(?:(?P<sci>\s?[×x*·]\s?10\^?(?P<exp1>[-+]?\d+(?:\.\d+)?))|[eE](?P<exp2>[-+]?\d{1,3})\b"
     r"|\^(?P<pow>[-+]?\d+(?:\.\d+)?))?"
-    rf"(?:[x%]?\s?(?:-|to)\s?(?P<hi>{_NUM})(?![\d,]))?"
+    rf"(?:[x%]?\s?(?:-|to)\s?(?P<hi>{_NUM})(?!\d|,\d))?"
     r"(?:\s?±\s?(?P<pm>\d+(?:\.\d+)?))?"
     r"(?P<suffix>[kKMB](?![\w]))?"
 )
-_UNIT_WORD = re.compile(r"(?:\s|-)?(%|[A-Za-zµ°˚]+)")  # "60-minute" has a unit too
+_UNIT_WORD = re.compile(r"(?:\s|-)?(%|[A-Za-zµμ°˚]+)")  # "60-minute" has a unit too
 _BEFORE = re.compile(r"([\w~≈<>≥≤.]+(?:\s+[\w.]+)?)\s*$")
 _APPROX = frozenset(
     "about approximately around roughly nearly almost circa ca. ca some ~ ≈ approx approx.".split()
@@ -108,50 +109,7 @@ _ROLE_STOP = frozenset(
     "almost roughly only some each per".split()
 )
 
-# unit (folded) -> (canonical unit, factor)
-_UNITS: dict[str, tuple[str, float]] = {}
-
-
-def _add(canonical: str, factor: float, *names: str) -> None:
-    for name in names:
-        _UNITS[name] = (canonical, factor)
-
-
-_add("%", 1.0, "%", "percent", "per cent", "percentage", "pct")
-_add("x", 1.0, "x", "times", "fold", "×")
-_add("s", 1.0, "s", "sec", "secs", "second", "seconds")
-_add("s", 1e-3, "ms", "millisecond", "milliseconds")
-_add("s", 1e-6, "us", "µs", "μs", "microsecond", "microseconds")
-_add("s", 1e-9, "ns", "nanosecond", "nanoseconds")
-_add("s", 60.0, "min", "mins", "minute", "minutes")
-_add("s", 3600.0, "h", "hr", "hrs", "hour", "hours")
-_add("s", 86400.0, "day", "days")
-_add("s", 604800.0, "week", "weeks")
-_add("B", 1.0, "byte", "bytes")
-_add("B", 1e3, "kb", "kbyte", "kbytes", "kilobyte", "kilobytes")
-_add("B", 1e6, "mb", "mbyte", "mbytes", "megabyte", "megabytes")
-_add("B", 1e9, "gb", "gbyte", "gbytes", "gigabyte", "gigabytes")
-_add("B", 1e12, "tb", "terabyte", "terabytes")
-_add("B", 1e15, "pb", "petabyte", "petabytes")
-_add("bit", 1.0, "bit", "bits")
-_add("m", 1.0, "m", "meter", "meters", "metre", "metres")
-_add("m", 1e3, "km", "kilometer", "kilometers", "kilometre", "kilometres")
-_add("m", 1e-2, "cm", "centimeter", "centimeters")
-_add("m", 1e-3, "mm", "millimeter", "millimeters")
-_add("m", 1e-6, "um", "µm", "μm", "micron", "microns", "micrometer", "micrometers")
-_add("m", 1e-9, "nm", "nanometer", "nanometers")
-_add("pc", 1.0, "pc", "parsec", "parsecs")
-_add("pc", 1e3, "kpc")
-_add("pc", 1e6, "mpc")
-_add("g", 1.0, "g", "gram", "grams")
-_add("g", 1e3, "kg", "kilogram", "kilograms")
-_add("g", 1e-3, "mg", "milligram", "milligrams")
-for _prefix, _factor in (("", 1.0), ("k", 1e3), ("m", 1e6), ("g", 1e9)):
-    _add("Hz", _factor, _prefix + "hz")
-    _add("eV", _factor, _prefix + "ev")
-_add("°C", 1.0, "°c", "˚c", "degc", "celsius")
-# Short units written with capitals; any other short capitalised word is not a unit ("US").
-_CAPS_UNITS = frozenset("kb mb gb tb pb hz khz mhz ghz ev kev mev gev °c".split())
+_CAPS_UNITS, _UNITS = CAPS_UNITS, UNITS
 _SUFFIX = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9}
 # "one terabyte", "two seconds": small number words count only before a unit (alpha2digit leaves
 # them as words, and "one of the workers" states no value).
@@ -174,6 +132,7 @@ _LETTERS = re.compile(r"[a-z]+")
 _NUMBER_WORDS = frozenset(
     {w for phrase in _WORD_VALUES for w in phrase.split() if w != "a"}
     | set(re.findall(r"[a-z]{3,}", _NUMBER_WORD.pattern))
+    | set(DENOMINATORS)
 )
 
 
@@ -194,15 +153,25 @@ def _normalise(text: str, small_words: bool = False) -> str:
         text = _WORD_UNIT.sub(r"\1 ", text)
     text = _ONE_IN.sub(lambda m: f"{100 / int(m.group(1)):.3g} %", text)
     text = _SUPER_RUN.sub(lambda m: "^" + m.group(1).translate(_SUPER), text)
+    text = fractions_as_shares(text)
     text = _WORDS.sub(lambda m: _WORD_VALUES[m.group(1).lower()], text)
     text = _FRACTION.sub(lambda m: f"{100 * int(m.group(1)) / int(m.group(2)):.1f} %", text)
     text = re.sub(r"(?<=\w)-fold\b", " fold", text)
     text = _SCALED.sub(lambda m: _scaled(m.group(1), _SCALE[m.group(2).lower()]), text)
     if _NUMBER_WORD.search(text):
-        with contextlib.suppress(ValueError, RuntimeError):  # an odd input must not stop a check
-            text = alpha2digit(text, "en", threshold=0 if small_words else 3)
+        text = in_digits(text, "en", small_words)
         text = _SMALL_UNIT.sub(lambda m: f"{_SMALL.index(m.group(1).lower()) + 1} ", text)
+    text = german_in_digits(text, small_words)
+    text = _BETWEEN.sub(r"\1 to ", text)
     return _SPLIT_SCALE.sub(lambda m: _scaled(m.group(1), float(m.group(2))), text)
+
+
+# "between 0.1 and 0.2 Tbps": a range, as "0.1 to 0.2 Tbps" is read.
+_BETWEEN = re.compile(r"\bbetween\s+(\d+(?:[.,]\d+)*)\s+and\s+(?=\d)", re.I)
+# "4 out of the 6 participants": the evidence also states the share (66.7 %).
+_OUT_OF = re.compile(
+    r"(?<![\d.,])(\d+)\s+(?:out\s+)?of\s+(?:the\s+|all\s+|a\s+total\s+of\s+)?(\d+)(?![\d.,])"
+)
 
 
 def _scaled(number: str, factor: float) -> str:
@@ -225,7 +194,11 @@ def quantities(text: str, *, small_words: bool = False) -> tuple[Quantity, ...]:
     Number words below ten count only before a unit ("one terabyte"; "one of the workers"
     states no value) unless ``small_words``: evidence reads them all, so that a claim's "10
     participants" finds the paper's "ten participants"."""
-    if not _MAY_HOLD.search(text) and not _NUMBER_WORDS & set(_LETTERS.findall(text.lower())):
+    if (
+        not _MAY_HOLD.search(text)
+        and not _NUMBER_WORDS & set(_LETTERS.findall(text.lower()))
+        and not GERMAN_NUMBER.search(text)
+    ):
         return ()  # most sentences: no digit, no number word (the passes below cost ~100 µs)
     norm = _normalise(text, small_words)
     out = []
@@ -233,6 +206,13 @@ def quantities(text: str, *, small_words: bool = False) -> tuple[Quantity, ...]:
         q = _quantity(norm, m)
         if q is not None:
             out.append(q)
+    if small_words:  # the evidence: "4 out of the 6" also states two thirds
+        for m in _OUT_OF.finditer(norm):
+            part, whole = int(m.group(1)), int(m.group(2))
+            if 0 < part <= whole:
+                share = 100 * part / whole
+                role = _role(norm, m.start(), m.end())
+                out.append(Quantity(share, share, share, 0.05, "%", m.group(), role))
     return tuple(out)
 
 

@@ -108,6 +108,11 @@ def test_names_skip_sentence_openers_and_keep_systems() -> None:
         "Google",
     )
     assert names_in("However, results hold.") == ()
+    # a number's unit is no name the paper must write: it may write "2.16Ghz" or "25 s"
+    assert names_in("It ran on a 2,160 MHz Intel Core 2 processor.") == ("Intel", "Core")
+    german = names_in("Die Laufzeit betrug unter fünfundzwanzig Sekunden für den Datensatz.")
+    assert "Sekunden" not in german and "Datensatz" in german
+    assert names_in("The MHz band was used.") == ("MHz",)  # no number: a name
 
 
 def test_explanations_quote_the_words_as_written() -> None:

@@ -154,3 +154,46 @@ def test_opposite_bounds_do_not_agree(claim: str, evidence: str, agrees: bool) -
 )
 def test_a_section_number_opening_a_heading_states_no_value(text: str) -> None:
     assert quantities(text, small_words=True) == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("two thirds of the participants", 66.7, "%"),
+        ("a tenth of a magnitude", 10, "%"),
+        ("two tenths of a magnitude", 20, "%"),
+        ("three quarters of the runs", 75, "%"),
+        ("a fifth of the runs", 20, "%"),
+        ("0.5 mL of methanol", 5e-4, "L"),
+        ("500 μL of methanol", 5e-4, "L"),  # Greek mu
+        ("500 µL of methanol", 5e-4, "L"),  # the micro sign
+        ("2,160 MHz", 2.16e9, "Hz"),
+        ("about eight hundred and fifty seconds", 850, "s"),
+        ("unter fünfundzwanzig Sekunden auf einem Kern, für den Datensatz", 25, "s"),
+    ],
+)
+def test_reads_shares_in_words_volumes_and_german(text: str, value: float, unit: str) -> None:
+    got, _, _, got_unit = one(text)
+    assert got == pytest.approx(value) and got_unit == unit
+
+
+def test_ranges_between_and_before_a_comma() -> None:
+    """'between 0.1 and 0.2 Tbps' is a range; a range followed by a comma keeps its decimals
+    ('from 29.7 to 48.3, while ...' was read as 29.7 to 48)."""
+    (c,) = quantities("with between 0.1 and 0.2 Tbps of bandwidth")
+    assert (c.low, c.high, c.unit) == (pytest.approx(1e11), pytest.approx(2e11), "bit/s")
+    (e,) = quantities("with approximately 100-200 Gbps of bandwidth", small_words=True)
+    assert agree(c, e)
+    first, second = quantities("ranged from 29.7 to 48.3, while weight ranged from 26.8 to 54.1.")
+    assert (first.low, first.high, second.low, second.high) == (29.7, 48.3, 26.8, 54.1)
+
+
+def test_a_part_of_a_whole_states_its_share_in_the_evidence() -> None:
+    """'4 out of the 6 participants' states two thirds (66.7 %), not 93.7 %; a claim's own
+    '4 of the 6' asks for the counts, not a share."""
+    evidence = quantities("4 out of the 6 participants continued to use it", small_words=True)
+    (two_thirds,) = quantities("two thirds of the participants continued to use it")
+    (most,) = quantities("93.7% of the participants continued to use it")
+    assert agrees_any(two_thirds, evidence) and not agrees_any(most, evidence)
+    assert [q.value for q in quantities("4 of the 6 participants")] == [4, 6]
+    assert quantities("a fifth experiment was run") == ()  # an ordinal, not a share

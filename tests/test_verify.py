@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from research_assistant import Library
+from research_assistant.check import verify
 from research_assistant.check.resolve import Resolver
 from research_assistant.check.support import best_support
 from research_assistant.check.verify import SUPPORT_THRESHOLD, check_citations, check_claim
@@ -370,3 +371,13 @@ def test_a_given_name_written_out_still_finds_the_author() -> None:
     resolver = Resolver(PAPERS)
     assert resolver.resolve(mention("Cathy O'Neil", "2018")) == ("oneil2018",)
     assert resolver.resolve(mention("Cathy Nobody", "2018")) == ()
+
+
+def test_a_number_in_words_is_not_split_into_parts() -> None:
+    """'eight hundred and fifty seconds' is one number, not the parts '... eight hundred' and
+    'fifty seconds into the computation' (whose 50 s the paper would contradict)."""
+    claim = "All of the writes finish about eight hundred and fifty seconds into the computation."
+    assert verify._parts(claim) == [claim.rstrip(".")]
+    assert (
+        len(verify._parts("The master pings every worker and the workers send results back.")) == 2
+    )

@@ -6,6 +6,8 @@ from __future__ import annotations
 import functools
 import re
 
+from research_assistant.quantities import is_unit, quantities
+
 __all__ = ["long_form", "names_in", "spelt_out"]
 
 # Capitalised words that are not names: sentence openers, months, common nouns in titles.
@@ -30,6 +32,8 @@ def names_in(claim: str) -> tuple[str, ...]:
         mixed = any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word)
         if word.lower() in _NOT_NAMES or (starts_sentence and not mixed):
             continue
+        if is_unit(word) and any(q.unit and q.text.endswith(word) for q in quantities(claim)):
+            continue  # "2,160 MHz", "fünfundzwanzig Sekunden": a number's unit, not a name
         out.append(word)
     return tuple(dict.fromkeys(out))
 

@@ -59,7 +59,11 @@ MANY_ANCHORED_THRESHOLD: float = 0.22
 _VIA_SEARCH_K = 8
 _VIA_NEAR = 400  # characters around the supporting span searched for the in-text citation
 # Two parts of a claim: "X, and Y", "X; Y", "X, while Y", "X and Y" with a verb on each side.
-_PARTS = re.compile(r";\s+|,\s+(?:and|while|whereas|but)\s+|\s+and\s+(?=\w+\s+\w+\s+\w+)")
+# (never inside a number in words: "eight hundred and fifty seconds")
+_PARTS = re.compile(
+    r";\s+|,\s+(?:and|while|whereas|but)\s+"
+    r"|(?<!hundred)(?<!thousand)(?<!million)\s+and\s+(?=\w+\s+\w+\s+\w+)"
+)
 _MIN_PART_WORDS = 4
 _RESPLIT_BELOW = 0.6  # whole-claim score under which each part of a claim is checked alone
 # (a claim about to be verified is checked part by part whatever its score: a strong match of

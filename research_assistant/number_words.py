@@ -1,0 +1,74 @@
+"""Numbers written in words that the English reader (text_to_num's alpha2digit, in
+quantities) leaves alone (pure): shares ("two thirds", "a tenth of"), and a German sentence's
+number words ("fünfundzwanzig")."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+
+from text_to_num import alpha2digit
+
+__all__ = [
+    "DENOMINATORS",
+    "GERMAN_NUMBER",
+    "fractions_as_shares",
+    "german_in_digits",
+    "in_digits",
+]
+
+# "two thirds", "a tenth of a magnitude", "three quarters": a share, read as a percentage (which
+# agree() also compares with a plain 0.1). "A fifth" and smaller after "a"/"one" only before
+# "of" ("a fifth experiment" is an ordinal).
+_NUMERATORS = {w: i for i, w in enumerate("a one two three four five six seven eight nine".split())}
+_NUMERATORS.update(a=1, an=1)
+DENOMINATORS = {
+    "half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5,
+    "fifths": 5, "sixth": 6, "sixths": 6, "seventh": 7, "sevenths": 7, "eighth": 8, "eighths": 8,
+    "ninth": 9, "ninths": 9, "tenth": 10, "tenths": 10,
+}  # fmt: skip
+_FRACTION_WORDS = re.compile(
+    r"\b(an?|one|two|three|four|five|six|seven|eight|nine)[\s-]+("
+    + "|".join(sorted(DENOMINATORS, key=len, reverse=True))
+    + r")\b(\s+of\b)?",
+    re.I,
+)
+
+
+def _fraction_words(m: re.Match[str]) -> str:
+    top, bottom = _NUMERATORS[m.group(1).lower()], DENOMINATORS[m.group(2).lower()]
+    if top == 1 and bottom >= 5 and not m.group(3):
+        return m.group()
+    return f"{100 * top / bottom:.1f} %" + (m.group(3) or "")
+
+
+def fractions_as_shares(text: str) -> str:
+    return _FRACTION_WORDS.sub(_fraction_words, text)
+
+
+# A German sentence ("unter fünfundzwanzig Sekunden"): its number words are read in German.
+_GERMAN = re.compile(
+    r"\b(?:der|die|das|und|mit|für|ist|wurde|wurden|nicht|eine?|einer|auf|bei|wird|werden|"
+    r"sind|den|dem|des|unter|über|sowie|betrug|beträgt)\b",
+    re.I,
+)
+_GERMAN_WORDS = 3
+GERMAN_NUMBER = re.compile(
+    r"(?:eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|zwanzig|dreißig|"
+    r"hundert|tausend|million)",
+    re.I,
+)
+
+
+def in_digits(text: str, language: str, small_words: bool) -> str:
+    """text_to_num's reading: number words as digits; ``small_words``: below ten too."""
+    with contextlib.suppress(ValueError, RuntimeError):  # an odd input must not stop a check
+        return str(alpha2digit(text, language, threshold=0 if small_words else 3))
+    return text
+
+
+def german_in_digits(text: str, small_words: bool) -> str:
+    """A German sentence's number words as digits ("unter 25 Sekunden"); other text as it is."""
+    if GERMAN_NUMBER.search(text) and len(_GERMAN.findall(text)) >= _GERMAN_WORDS:
+        return in_digits(text, "de", small_words)
+    return text

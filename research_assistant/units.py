@@ -1,0 +1,64 @@
+"""Units the number reader knows (pure): each written form, folded, with its canonical unit
+and the factor to it ("ms" -> ("s", 1e-3)), so that 2,000 ms and 2 s are one value."""
+
+from __future__ import annotations
+
+__all__ = ["CAPS_UNITS", "UNITS", "is_unit"]
+
+# unit (folded) -> (canonical unit, factor)
+UNITS: dict[str, tuple[str, float]] = {}
+
+
+def _add(canonical: str, factor: float, *names: str) -> None:
+    for name in names:
+        UNITS[name] = (canonical, factor)
+
+
+_add("%", 1.0, "%", "percent", "per cent", "percentage", "pct")
+_add("x", 1.0, "x", "times", "fold", "×")
+_add("s", 1.0, "s", "sec", "secs", "second", "seconds")
+_add("s", 1e-3, "ms", "millisecond", "milliseconds")
+_add("s", 1e-6, "us", "µs", "μs", "microsecond", "microseconds")
+_add("s", 1e-9, "ns", "nanosecond", "nanoseconds")
+_add("s", 60.0, "min", "mins", "minute", "minutes")
+_add("s", 3600.0, "h", "hr", "hrs", "hour", "hours")
+_add("s", 86400.0, "day", "days")
+_add("s", 604800.0, "week", "weeks")
+_add("B", 1.0, "byte", "bytes")
+_add("B", 1e3, "kb", "kbyte", "kbytes", "kilobyte", "kilobytes")
+_add("B", 1e6, "mb", "mbyte", "mbytes", "megabyte", "megabytes")
+_add("B", 1e9, "gb", "gbyte", "gbytes", "gigabyte", "gigabytes")
+_add("B", 1e12, "tb", "terabyte", "terabytes")
+_add("B", 1e15, "pb", "petabyte", "petabytes")
+_add("bit", 1.0, "bit", "bits")
+_add("m", 1.0, "m", "meter", "meters", "metre", "metres")
+_add("m", 1e3, "km", "kilometer", "kilometers", "kilometre", "kilometres")
+_add("m", 1e-2, "cm", "centimeter", "centimeters")
+_add("m", 1e-3, "mm", "millimeter", "millimeters")
+_add("m", 1e-6, "um", "µm", "μm", "micron", "microns", "micrometer", "micrometers")
+_add("m", 1e-9, "nm", "nanometer", "nanometers")
+_add("pc", 1.0, "pc", "parsec", "parsecs")
+_add("pc", 1e3, "kpc")
+_add("pc", 1e6, "mpc")
+_add("g", 1.0, "g", "gram", "grams")
+_add("g", 1e3, "kg", "kilogram", "kilograms")
+_add("g", 1e-3, "mg", "milligram", "milligrams")
+for _prefix, _factor in (("", 1.0), ("k", 1e3), ("m", 1e6), ("g", 1e9)):
+    _add("Hz", _factor, _prefix + "hz")
+    _add("eV", _factor, _prefix + "ev")
+_add("°C", 1.0, "°c", "˚c", "degc", "celsius")
+_add("L", 1.0, "l", "liter", "liters", "litre", "litres")
+_add("L", 1e-3, "ml", "milliliter", "milliliters", "millilitre", "millilitres")
+_add("L", 1e-6, "µl", "μl", "ul", "microliter", "microliters", "microlitre", "microlitres")
+for _prefix, _factor in (("", 1.0), ("k", 1e3), ("m", 1e6), ("g", 1e9), ("t", 1e12)):
+    _add("bit/s", _factor, _prefix + "bps")
+_add("s", 1.0, "sekunde", "sekunden")  # German: the corpus has a German paper
+_add("s", 60.0, "minuten")
+_add("s", 3600.0, "stunde", "stunden")
+# Short units written with capitals; any other short capitalised word is not a unit ("US").
+CAPS_UNITS = frozenset("kb mb gb tb pb hz khz mhz ghz ev kev mev gev °c l ml µl μl".split())
+
+
+def is_unit(word: str) -> bool:
+    """Whether ``word`` is a unit the number reader knows ("MHz", "mL", "Sekunden")."""
+    return word.lower() in UNITS
