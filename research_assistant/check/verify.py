@@ -322,7 +322,9 @@ def check_paper(
     status, reason = _verdict(sup, label)
     # every part of a two-part claim must hold: each is checked when the whole is not clearly
     # supported, or is about to be verified (a one-part claim costs one regex split more)
-    resplit = sup.score >= _RESPLIT_ABOVE and (sup.score < _RESPLIT_BELOW or status == VERIFIED)
+    resplit = sup.score >= _RESPLIT_ABOVE and (
+        sup.score < _RESPLIT_BELOW or status == VERIFIED or bool(sup.unstated)
+    )
     split = _partial(claim, chunks, ctx, ignore, label, sup) if resplit else None
     # a part the paper contradicts makes the claim unsupported, also when the whole was left
     # in the middle (a passage on the topic that does not use one of its names)
