@@ -30,7 +30,7 @@ from research_assistant.check.polarity import Reading
 from research_assistant.terms import stem
 from research_assistant.text import STOPWORDS
 
-__all__ = ["set_aside", "swap_in_span", "swapped"]
+__all__ = ["SET_ASIDE", "set_aside", "swap_in_span", "swapped"]
 
 _COPIED = 0.7  # share of the claim's content words the sentence holds in the same order
 _GAP = 2  # at most this many words on either side of a swap
@@ -149,7 +149,8 @@ def _crossed(
 # sets aside (up to the end of its clause); a claim stating it, with no contrast of its own, has
 # the paper's alternative the wrong way round ("took MIDI files as input" for "instead of ...
 # MIDI files, they took raw audio waveforms as input").
-_SET_ASIDE = re.compile(r"\b(?:instead of|rather than)\s+([^,;:.()]+)")
+_SET_ASIDE = re.compile(r"\b(instead of|rather than)\s+([^,;:.()]+)")
+SET_ASIDE = ("instead of", "rather than")  # the sentence's word ``swap_in_span`` gives then
 _CONTRAST = frozenset("instead rather than not no unlike nor never without".split())
 # ... or with a verb that sets one thing against another ("swaps the LSTM units for RNN units")
 _SETS_AGAINST = frozenset(
@@ -157,17 +158,17 @@ _SETS_AGAINST = frozenset(
 )
 
 
-def set_aside(claim: Reading, folded: str) -> str | None:
+def set_aside(claim: Reading, folded: str) -> tuple[str, str] | None:
     """The claim's word that a sentence (``folded``) names only as the alternative it sets
-    aside, when the claim sets nothing against anything; else None."""
+    aside, and the marker ("instead of"), when the claim sets nothing against anything."""
     if not _CONTRAST.isdisjoint(claim.words) or not _SETS_AGAINST.isdisjoint(claim.stem_set):
         return None
     for m in _SET_ASIDE.finditer(folded):
         rest = Reading(folded[: m.start()] + " " + folded[m.end() :]).stem_set
-        aside = Reading(m.group(1))
+        aside = Reading(m.group(2))
         for w, s in _content(claim):
             if s in aside.stem_set and s not in rest and _plain(s):
-                return w
+                return w, m.group(1)
     return None
 
 
@@ -187,6 +188,14 @@ class _Read(Protocol):
 def swap_in_span(
     claim: Reading, sentences: Sequence[_Read], start: int, end: int
 ) -> tuple[str, str] | None:
+    """``_swap_in_span`` with its words as written ("reduce", not the name mark "reduce_")."""
+    found = _swap_in_span(claim, sentences, start, end)
+    return (found[0].rstrip("_"), found[1].rstrip("_")) if found else None
+
+
+def _swap_in_span(
+    claim: Reading, sentences: Sequence[_Read], start: int, end: int
+) -> tuple[str, str] | None:
     """``swapped`` for the evidence span ``start:end`` of a chunk whose ``sentences`` are
     given: the span's sentence sharing most with the claim is the one copied, and the others
     of the span and the sentences either side of it are its neighbours."""
@@ -196,9 +205,9 @@ def swap_in_span(
     for i in inside:
         x = sentences[i]
         if "instead of" in x.folded or "rather than" in x.folded:
-            word = set_aside(claim, x.folded)
-            if word:
-                return word, "instead of"
+            found = set_aside(claim, x.folded)
+            if found:
+                return found
     stems = claim.stem_set
     at = max(inside, key=lambda i: len(stems & sentences[i].reading.stem_set))
     around = sorted({*inside, at - 1, at + 1} - {at})

@@ -248,7 +248,7 @@ def _read_swap(best: Support, claim: Reading) -> Support:
     start = best.chunk.text.find(best.span)
     sents = sentences_of(prepared(best.chunk))
     found = swap_in_span(claim, sents, start, start + len(best.span)) if start >= 0 else None
-    return replace(best, unstated=(*best.unstated, found[0])) if found else best
+    return replace(best, unstated=(*best.unstated, found[0]), swap=found) if found else best
 
 
 def _read_names(best: Support, names: Sequence[str], paper: Paper) -> Support:
