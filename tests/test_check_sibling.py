@@ -89,3 +89,12 @@ def test_swap_in_span_reads_the_span_and_its_neighbours() -> None:
 def test_general_opposites_added_with_dev7(word: str, opposite: str) -> None:
     curated, broad = opposites_of(stem(word))
     assert stem(opposite) in curated | broad
+
+
+def test_one_word_written_two_ways_is_no_swap() -> None:
+    # a copied sentence whose line-end hyphen left "vector- based" against "vectorbased"
+    # (bench/verify.py's verbatim claims): one word, not a sibling's
+    sentence = _read("Images and expressions share a common vectorbased semantic space.")
+    claim = _read("Images and expressions share a common vector- based semantic space")
+    beside = [(_read("Given a vector representing an image, phrases are generated."), False)]
+    assert swapped(claim, sentence, beside) is None

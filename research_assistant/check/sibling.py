@@ -78,6 +78,12 @@ def _aligned(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int]]:
     return out
 
 
+def _kin(ours: Sequence[tuple[str, str]], theirs: Sequence[tuple[str, str]]) -> bool:
+    """Whether a word of one side holds a word of the other: one word written two ways
+    ("vector- based" and "vectorbased", a compound and its head), not two words."""
+    return any(a in b or b in a for a, _ in ours for b, _ in theirs)
+
+
 def _plain(stem: str) -> bool:
     """Whether a stem may name a sibling: not a number (the number check's), nor a pro-form."""
     return len(stem) >= _MIN_STEM and not stem[0].isdigit() and stem not in _NOT_NAMES
@@ -108,7 +114,7 @@ def swapped(
     for (i1, j1), (i2, j2) in pairwise(pairs):
         gap = [(w, s) for w, s in ours[i1 + 1 : i2] if s not in said]
         other = [(w, s) for w, s in theirs[j1 + 1 : j2] if s not in own]
-        if not gap or not other or len(gap) > _GAP or len(other) > _GAP:
+        if not gap or not other or len(gap) > _GAP or len(other) > _GAP or _kin(gap, other):
             continue
         if not all(_plain(s) for _, s in other) or any(s in near for _, s in other):
             continue
@@ -134,13 +140,19 @@ def _crossed(
         gap, other = ours[i1 + 1 : i2], theirs[j1 + 1 : j2]
         if len(gap) == 1 and len(other) == 1:
             (w, s), (v, t) = gap[0], other[0]
-            if s != t and _plain(s) and _plain(t) and s in said and t in own:
+            if _plain(s) and _plain(t) and s in said and t in own and not _kin(gap, other):
                 return w, v
         anchor = theirs[j1][1]
         again = [j for j in range(j1 + 1, j2) if theirs[j][1] == anchor]
         if k >= 2 and again and other and theirs[j2][1] not in {x for _, x in other}:
             v, t = other[0]
-            if _plain(t) and t not in own and again[0] > j1 + 1 and _plain(ours[i2][1]):
+            if (
+                _plain(t)
+                and t not in own
+                and again[0] > j1 + 1
+                and _plain(ours[i2][1])
+                and not _kin(ours[i2 : i2 + 1], other[:1])
+            ):
                 return ours[i2][0], v
     return None
 
