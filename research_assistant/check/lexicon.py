@@ -85,7 +85,7 @@ _SCALES = [
     (
         "good well improve outperform superior beat surpass benefit help success succeed win "
         "effective advantage enhance",
-        "bad poorly degrade worsen underperform inferior impair harm hurt failure lose "
+        "bad badly poorly degrade worsen underperform inferior impair harm hurt failure lose "
         "ineffective disadvantage deteriorate deterioration degradation",
     ),
     ("positive positively", "negative negatively"),
@@ -118,6 +118,9 @@ _SCALES = [
     ("presence", "absence"),
     ("majority", "minority"),
     ("online", "offline"),
+    # general opposites added after reading tests/data/verification_dev7.jsonl (in-sample)
+    ("safe harmless", "dangerous unsafe risky harmful hazardous"),
+    ("balanced even uniform", "skewed unbalanced imbalanced uneven lopsided"),
 ]
 # Exclusive alternatives rather than directions: one of a pair said where the paper says the
 # other changes what is claimed ("coarse-grained queries" for "fine-grained queries", "read from

@@ -41,6 +41,7 @@ class Support:
     anchored: int = 0  # how many numbers of the claim the span states, when it states them all
     # and they are specific (two or more, or one with a unit or three significant digits)
     denies: bool = False  # the span negates what the claim negates (it states the denial)
+    swap: tuple[str, ...] = ()  # (the claim's word, the span's) where one stands for the other
     cover: float = 0.0
     semantic: float = 0.0
     fuzz: float = 0.0

@@ -59,6 +59,7 @@ from research_assistant.check.polarity import (
     unstated,
 )
 from research_assistant.check.scored import Context, Support
+from research_assistant.check.sibling import swap_in_span
 from research_assistant.models import Chunk
 from research_assistant.quantities import Quantity, agrees_any, counterpart, quantities
 from research_assistant.terms import term_list
@@ -255,7 +256,19 @@ def best_support(
     if best.missing:  # the evidence's number in each missing one's role, for the explanation
         roles = tuple(counterpart(q, best.evidence_numbers) for q in best.missing)
         best = replace(best, counterparts=roles)
+    if best.chunk is not None and not best.conflict:  # a sibling's word in the copied sentence
+        best = _read_swap(best, reading)
     return _read_names(best, names, paper) if names and not best.conflict else best
+
+
+def _read_swap(best: Support, claim: Reading) -> Support:
+    """The support, left on the topic but not stating the claim when the claim copies the
+    span's sentence with one word of a neighbouring sentence in place of its own (``sibling``)."""
+    assert best.chunk is not None
+    start = best.chunk.text.find(best.span)
+    sents = sentences_of(prepared(best.chunk))
+    found = swap_in_span(claim, sents, start, start + len(best.span)) if start >= 0 else None
+    return replace(best, unstated=(*best.unstated, found[0]), swap=found) if found else best
 
 
 def _read_names(best: Support, names: Sequence[str], paper: Paper) -> Support:

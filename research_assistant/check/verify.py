@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection, Sequence
 
 from research_assistant.check.claims import claim_text
 from research_assistant.check.resolve import Resolver, label_of
+from research_assistant.check.sibling import SET_ASIDE
 from research_assistant.check.support import Context, Support, best_support
 from research_assistant.models import Chunk, Paper, Passage
 from research_assistant.quantities import agrees_any
@@ -188,6 +189,14 @@ def _verdict(sup: Support, label: str) -> tuple[str, str]:
         else MANY_ANCHORED_THRESHOLD
     )
     if sup.chunk is not None and not sup.conflict and sup.score >= threshold:
+        if sup.swap:  # the passage's own word where the claim has a sibling's (check/sibling.py)
+            ours, theirs = sup.swap
+            said = (
+                f"sets “{ours}” aside (“{theirs} …”)"
+                if theirs in SET_ASIDE
+                else f"says “{theirs}” where this says “{ours}”"
+            )
+            return UNCERTAIN, f"{label}, p. {sup.chunk.page} {said}: check the evidence"
         if sup.unstated:  # the passage is on the topic but does not say which way it goes
             words = ", ".join(f"“{w}”" for w in sup.unstated)
             return UNCERTAIN, (
@@ -326,7 +335,9 @@ def check_paper(
     status, reason = _verdict(sup, label)
     # every part of a two-part claim must hold: each is checked when the whole is not clearly
     # supported, or is about to be verified (a one-part claim costs one regex split more)
-    resplit = sup.score >= _RESPLIT_ABOVE and (sup.score < _RESPLIT_BELOW or status == VERIFIED)
+    resplit = sup.score >= _RESPLIT_ABOVE and (
+        sup.score < _RESPLIT_BELOW or status == VERIFIED or bool(sup.unstated)
+    )
     split = _partial(claim, chunks, ctx, ignore, label, sup) if resplit else None
     # a part the paper contradicts makes the claim unsupported, also when the whole was left
     # in the middle (a passage on the topic that does not use one of its names)
