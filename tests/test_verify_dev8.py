@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent / "data"))
-import labelled_set  # noqa: E402
+import labelled_set
 
 
 def test_numbers_in_other_notations_and_words(claims_library: Any) -> None:
