@@ -25,24 +25,33 @@ _NUMERATORS.update(a=1, an=1)
 DENOMINATORS = {
     "half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5,
     "fifths": 5, "sixth": 6, "sixths": 6, "seventh": 7, "sevenths": 7, "eighth": 8, "eighths": 8,
-    "ninth": 9, "ninths": 9, "tenth": 10, "tenths": 10,
+    "ninth": 9, "ninths": 9, "tenth": 10, "tenths": 10, "twentieth": 20, "twentieths": 20,
+    "hundredth": 100, "hundredths": 100, "thousandth": 1000, "thousandths": 1000,
 }  # fmt: skip
 _FRACTION_WORDS = re.compile(
-    r"\b(an?|one|two|three|four|five|six|seven|eight|nine)[\s-]+("
+    r"\b(?:(an?|one|two|three|four|five|six|seven|eight|nine)[\s-]+("
     + "|".join(sorted(DENOMINATORS, key=len, reverse=True))
-    + r")\b(\s+of\b)?",
+    + r")|(half))\b(\s+of\b)?"
+    # "a quarter of an hour", "half an hour": a part of one unit, a value in that unit
+    r"(\s+an?\s+(?=(?:hour|minute|second|day|week|month|year|magnitude|metre|meter|mile)\b))?",
     re.I,
 )
 
 
 def _fraction_words(m: re.Match[str]) -> str:
+    if m.group(3):  # "half": a share only before a unit here (``_WORD_VALUES`` reads the rest)
+        return "0.5 " if m.group(5) else m.group()
     top, bottom = _NUMERATORS[m.group(1).lower()], DENOMINATORS[m.group(2).lower()]
-    if top == 1 and bottom >= 5 and not m.group(3):
+    if m.group(5):
+        return f"{top / bottom:.3g} "
+    if top == 1 and bottom >= 5 and not m.group(4):
         return m.group()
-    return f"{100 * top / bottom:.1f} %" + (m.group(3) or "")
+    return f"{100 * top / bottom:.1f} %" + (m.group(4) or "")
 
 
 def fractions_as_shares(text: str) -> str:
+    """Fractions in words as shares ("two thirds" -> "66.7 %"), or as values before a unit
+    ("a quarter of an hour" -> "0.25 hour")."""
     return _FRACTION_WORDS.sub(_fraction_words, text)
 
 

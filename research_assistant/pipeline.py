@@ -27,7 +27,7 @@ from research_assistant.answer.registry import make_answerer
 from research_assistant.bib.write import entry as bib_entry
 from research_assistant.check import coverage, judging, verify
 from research_assistant.check import mentions as cite
-from research_assistant.check.support import nearest_in_papers
+from research_assistant.check.nearest import nearest_in_papers
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.ingest import matching
 from research_assistant.library import Library, LibraryState

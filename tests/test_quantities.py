@@ -160,8 +160,11 @@ def test_a_section_number_opening_a_heading_states_no_value(text: str) -> None:
     ("text", "value", "unit"),
     [
         ("two thirds of the participants", 66.7, "%"),
-        ("a tenth of a magnitude", 10, "%"),
-        ("two tenths of a magnitude", 20, "%"),
+        ("a tenth of a magnitude", 0.1, ""),  # a part of one unit: a value in it
+        ("two tenths of a magnitude", 0.2, ""),
+        ("a quarter of an hour", 900, "s"),
+        ("half an hour", 1800, "s"),
+        ("less than one twentieth of the run time", 5, "%"),
         ("three quarters of the runs", 75, "%"),
         ("a fifth of the runs", 20, "%"),
         ("0.5 mL of methanol", 5e-4, "L"),

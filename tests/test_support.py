@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from research_assistant.check.nearest import nearest_chunks, nearest_in_papers
 from research_assistant.check.passages import paper_of
-from research_assistant.check.support import best_support, nearest_chunks, nearest_in_papers
+from research_assistant.check.support import best_support
 from research_assistant.check.verify import SUPPORT_THRESHOLD
 from research_assistant.models import Chunk
 

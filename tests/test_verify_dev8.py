@@ -21,3 +21,14 @@ def test_numbers_in_other_notations_and_words(claims_library: Any) -> None:
     assert good >= 38 and labelled_set.leaked(out) == []
     for group in ("number_notation (false)", "number_words (false)"):
         assert table[group][0] == table[group][1], group
+
+
+def test_numbers_probe_written_after_the_first_changes(claims_library: Any) -> None:
+    """tests/data/verification_probe8.jsonl: 20 claims written by another helper session after
+    the number reader's first changes: 12/20 with 1 leak before them, 15/20 with 1 leak after
+    (fresh); 18/20 with 0 leaks after a part of one unit ('half an hour', 'a quarter of an
+    hour') and 'one twentieth' were read, which the probe showed (in-sample from then on)."""
+    rows = labelled_set.load_set(labelled_set.DATA / "verification_probe8.jsonl")
+    out = labelled_set.run_set(claims_library, rows)
+    good = sum(g for g, _ in labelled_set.accuracy(out).values())
+    assert good >= 17 and labelled_set.leaked(out) == []

@@ -22,7 +22,8 @@ from dataclasses import replace
 from rapidfuzz import fuzz
 
 from research_assistant.answer.base import Judge, JudgeItem, Ruling
-from research_assistant.check.support import Context, nearest_chunks
+from research_assistant.check.nearest import nearest_chunks
+from research_assistant.check.support import Context
 from research_assistant.check.verify import SUPPORT_THRESHOLD
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.models import Chunk

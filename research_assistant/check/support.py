@@ -24,10 +24,9 @@ from rapidfuzz import fuzz
 
 from research_assistant.check.binding import settle
 from research_assistant.check.names import names_in
+from research_assistant.check.nearest import NUMBER_PICK, chunk_overlap
 from research_assistant.check.passages import (
     DIGITS,
-    Aliases,
-    Forms,
     Paper,
     Sentence,
     anchoring,
@@ -35,7 +34,6 @@ from research_assistant.check.passages import (
     clear_cache,
     expand_acronyms,
     folded_text,
-    forms_share,
     held_terms,
     idf_from_counts,
     idf_table,
@@ -73,8 +71,6 @@ __all__ = [
     "clear_cache",
     "idf_from_counts",
     "library_context",
-    "nearest_chunks",
-    "nearest_in_papers",
     "prepare",
 ]
 
@@ -82,75 +78,12 @@ _CHUNKS_SCANNED = 4  # chunks (by weighted term overlap) whose sentences are sco
 _WINDOWS_SCORED = 4  # windows per claim that reach rapidfuzz and the embedder
 _LEAD_IN = 2  # sentences before one stating the claim's numbers that may name its subject
 _NEAR = 2  # sentences either side of a window where a claim's number may also be stated
-_NUMBER_PICK = 0.5  # how much a window holding the claim's numbers as written counts in the pick
 _NAME_WORDS = 3  # an ignored name this short is a person's ("van Stokkum"), not a title
 _FUZZ_CHARS = 160  # rapidfuzz sees at most this much of a claim (5x of a span): cost ~ product
 # Weights of the signals, chosen on the development claims (see verify.SUPPORT_THRESHOLD).
 W_COVER, W_FUZZ, W_SEMANTIC = 0.5, 0.1, 0.4
 # rapidfuzz costs ~0.1 ms a window: skipped where even a perfect ratio leaves the score under
 _FUZZ_WORTH = 0.22  # the lowest any verdict above unsupported needs (MANY_ANCHORED_THRESHOLD)
-
-
-def _overlap(
-    want: frozenset[str],
-    digits: frozenset[str],
-    paper: Paper,
-    ctx: Context,
-    forms: Forms = (),
-    aliases: Aliases | None = None,
-) -> list[tuple[float, int]]:
-    """Per chunk: the weight of the claim's terms it holds, raised by the claim's numbers as
-    written that it holds (or, ``forms``, as the paper may write them); and minus its index
-    (ties go to the earlier chunk)."""
-    scores = [0.0] * len(paper.prepped)
-    for t in want:
-        posting = paper.postings.get(t)
-        if posting:
-            w = ctx.weight(t)
-            for i in posting:
-                scores[i] += w
-    for acronym, words in (aliases or {}).items():  # a chunk using it holds its words
-        w = sum(map(ctx.weight, words))
-        for i in paper.postings.get(acronym, ()):
-            scores[i] += w
-    if digits or forms:
-        for i, score in enumerate(scores):
-            if score:
-                text = paper.prepped[i].text
-                held = max(share(digits, text), forms_share(forms, text))
-                scores[i] = score * (1 + _NUMBER_PICK * held)
-    return [(score, -i) for i, score in enumerate(scores) if score]
-
-
-def nearest_chunks(
-    claim: str, chunks: Sequence[Chunk], ctx: Context | None = None, k: int = 3
-) -> list[Chunk]:
-    """The ``k`` chunks that share most with the claim (terms by rarity, numbers as written):
-    the passages a second reader (the model judge) is shown."""
-    return nearest_in_papers(claim, [chunks], ctx, k)
-
-
-def nearest_in_papers(
-    claim: str,
-    papers: Sequence[Sequence[Chunk]],
-    ctx: Context | None = None,
-    k: int = 3,
-    skip: frozenset[str] = frozenset(),
-) -> list[Chunk]:
-    """``nearest_chunks`` over several papers, each given whole (as ``chunks_of`` gives it:
-    its index is made once, not for each list of chunks asked about); ties go to the earlier
-    paper's earlier chunk; chunks whose id is in ``skip`` are never chosen."""
-    ctx = ctx or Context()
-    want = frozenset(term_list(claim))
-    digits = frozenset(DIGITS.findall(LINE_HYPHEN.sub("", claim)))
-    scored: list[tuple[float, int]] = []
-    order: list[Chunk] = []
-    for chunks in papers:
-        for score, i in _overlap(want, digits, paper_of(chunks), ctx):
-            if score > 0 and chunks[-i].chunk_id not in skip:
-                scored.append((score, -len(order)))
-                order.append(chunks[-i])
-    return [order[-i] for _, i in heapq.nlargest(k, scored)]
 
 
 class _Window(NamedTuple):  # a tuple, not a frozen dataclass: dozens are made per check
@@ -192,7 +125,7 @@ def best_support(
     # numbers written the same way in claim and chunk are found as written; others as values
     as_written = all((m := DIGITS.match(q.text)) and m.group() in digits for q in claim_numbers)
     forms = value_forms(claim_numbers)  # "1,256,683" finds the chunk that writes "1 256 683"
-    overlap = _overlap(want, digits, paper, ctx, forms, aliases)
+    overlap = chunk_overlap(want, digits, paper, ctx, forms, aliases)
     windows: list[tuple[float, int, _Window]] = []
     weight = {t: ctx.weight(t) for t in want}
     for score, i in heapq.nlargest(_CHUNKS_SCANNED, overlap):
@@ -210,13 +143,13 @@ def best_support(
             if not found[j] and not hits[j]:  # nothing of the claim: no window starts here
                 continue  # (one with the next sentence scores as that sentence alone)
             cover = sum(map(weight.__getitem__, found[j])) / total
-            pick = cover + _NUMBER_PICK * hits[j]
+            pick = cover + NUMBER_PICK * hits[j]
             near = (max(0, j - _NEAR), j, j + 1, j + 1 + _NEAR)
             single = _Window(cover, chunks[-i], (sent,), sents, near)
             windows.append((pick, sent.start - sent.end, single))
             if j + 1 < len(sents) and (found[j + 1] - found[j] or hits[j + 1]):
                 both = sum(map(weight.__getitem__, found[j] | found[j + 1])) / total
-                pick = both + _NUMBER_PICK * max(hits[j], hits[j + 1])
+                pick = both + NUMBER_PICK * max(hits[j], hits[j + 1])
                 near = (max(0, j - _NEAR), j, j + 2, j + 2 + _NEAR)
                 pair = _Window(both, chunks[-i], (sent, sents[j + 1]), sents, near)
                 windows.append((pick, sent.start - sents[j + 1].end, pair))
@@ -228,7 +161,7 @@ def best_support(
                 near = (max(0, j - _LEAD_IN - 1), j - _LEAD_IN, j + 1, j + 2)
                 windows.append(
                     (
-                        three + _NUMBER_PICK,
+                        three + NUMBER_PICK,
                         lead[0].start - sent.end,
                         _Window(three, chunks[-i], tuple(lead), sents, near, _LEAD_IN),
                     )

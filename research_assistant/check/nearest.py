@@ -1,0 +1,88 @@
+"""Which chunks of a paper share most with a claim (pure): the claim's terms weighed by their
+rarity in the library, raised by its numbers as written; the first step of every check, and the
+passages a second reader (the model judge) and a widened answer are given."""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+
+from research_assistant.check.passages import (
+    DIGITS,
+    Aliases,
+    Forms,
+    Paper,
+    forms_share,
+    paper_of,
+    share,
+)
+from research_assistant.check.scored import Context
+from research_assistant.models import Chunk
+from research_assistant.terms import term_list
+from research_assistant.text import LINE_HYPHEN
+
+__all__ = ["NUMBER_PICK", "chunk_overlap", "nearest_chunks", "nearest_in_papers"]
+
+NUMBER_PICK = 0.5  # how much a window holding the claim's numbers as written counts in the pick
+
+
+def chunk_overlap(
+    want: frozenset[str],
+    digits: frozenset[str],
+    paper: Paper,
+    ctx: Context,
+    forms: Forms = (),
+    aliases: Aliases | None = None,
+) -> list[tuple[float, int]]:
+    """Per chunk: the weight of the claim's terms it holds, raised by the claim's numbers as
+    written that it holds (or, ``forms``, as the paper may write them); and minus its index
+    (ties go to the earlier chunk)."""
+    scores = [0.0] * len(paper.prepped)
+    for t in want:
+        posting = paper.postings.get(t)
+        if posting:
+            w = ctx.weight(t)
+            for i in posting:
+                scores[i] += w
+    for acronym, words in (aliases or {}).items():  # a chunk using it holds its words
+        w = sum(map(ctx.weight, words))
+        for i in paper.postings.get(acronym, ()):
+            scores[i] += w
+    if digits or forms:
+        for i, score in enumerate(scores):
+            if score:
+                text = paper.prepped[i].text
+                held = max(share(digits, text), forms_share(forms, text))
+                scores[i] = score * (1 + NUMBER_PICK * held)
+    return [(score, -i) for i, score in enumerate(scores) if score]
+
+
+def nearest_chunks(
+    claim: str, chunks: Sequence[Chunk], ctx: Context | None = None, k: int = 3
+) -> list[Chunk]:
+    """The ``k`` chunks that share most with the claim (terms by rarity, numbers as written):
+    the passages a second reader (the model judge) is shown."""
+    return nearest_in_papers(claim, [chunks], ctx, k)
+
+
+def nearest_in_papers(
+    claim: str,
+    papers: Sequence[Sequence[Chunk]],
+    ctx: Context | None = None,
+    k: int = 3,
+    skip: frozenset[str] = frozenset(),
+) -> list[Chunk]:
+    """``nearest_chunks`` over several papers, each given whole (as ``chunks_of`` gives it:
+    its index is made once, not for each list of chunks asked about); ties go to the earlier
+    paper's earlier chunk; chunks whose id is in ``skip`` are never chosen."""
+    ctx = ctx or Context()
+    want = frozenset(term_list(claim))
+    digits = frozenset(DIGITS.findall(LINE_HYPHEN.sub("", claim)))
+    scored: list[tuple[float, int]] = []
+    order: list[Chunk] = []
+    for chunks in papers:
+        for score, i in chunk_overlap(want, digits, paper_of(chunks), ctx):
+            if score > 0 and chunks[-i].chunk_id not in skip:
+                scored.append((score, -len(order)))
+                order.append(chunks[-i])
+    return [order[-i] for _, i in heapq.nlargest(k, scored)]
