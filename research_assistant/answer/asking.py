@@ -110,14 +110,7 @@ _VERBS = frozenset(
 )
 # The units a question asks in (the canonical units of ``quantities``).
 _UNIT_ASKED = (
-    # "How long did the sort take": a time. "How long is the longest paragraph": a length as
-    # often as a time ("195 402 Unicode code points long", dev5-q-05; "a 60-minute
-    # interview"): no unit asked.
-    (
-        r"\bhow\s+long\b(?!\s+(?:is|are|was|were)\b)|\bhow\s+much\s+time\b|\bwie\s+lange\b"
-        r"|\bduration|\blatenc|\bruntime",
-        "s",
-    ),
+    (r"\bhow\s+long\b|\bhow\s+much\s+time\b|\bwie\s+lange\b|\bduration|\blatenc|\bruntime", "s"),
     (r"\bpercent|\bshare\b|\bproportion\b|\bfraction\b", "%"),
     (r"\bspeed-?ups?\b|\bhow\s+much\s+faster\b|\bhow\s+many\s+times\b", "x"),
     # a change asked "by how much" is stated as a share or a factor as often as in its unit

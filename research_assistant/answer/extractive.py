@@ -248,13 +248,6 @@ def score_sentences(request: AnswerRequest) -> list[_Scored]:
     for p in request.passages:
         seen.setdefault(p.paper_key, set()).update(_terms(p.text), *named[p.paper_key])
     silent = {key for key, have in seen.items() if not names_known(asked, have)}
-    if asked.focus and not asked.foreign:  # "Which rotation periods were measured ...": a
-        # paper whose passages never say "rotation" or "period" (nor another form) cannot say
-        # which. Development (six sets, QUESTIONS_DEV6.md): 5 more unanswerable questions
-        # refused ("rotation periods", "dropout rate", "lifetime", "spectral types", "eye-
-        # tracking measures"), no answer lost. Not for foreign questions: their focus words
-        # are words English papers never use.
-        silent |= {key for key, have in seen.items() if _focus_absent(asked.focus, have)}
     similarity = request.context.similarity if request.context is not None else None
     stated = stated_terms(request.question, ((s.order, s.text) for s in pool))
     short = {k: v for p in request.passages for k, v in abbreviations(p.text)}
@@ -333,16 +326,6 @@ def _says_some(
     names alone do not make it about the question: "The funder had no role [Thomason]")."""
     have = s.terms | stated.get(s.order, frozenset())
     return any(t not in authors and (t in have or forms.get(t, frozenset()) & have) for t in weight)
-
-
-def _focus_absent(focus: Sequence[str], have: set[str]) -> bool:
-    """No focus term of the question is among ``have``, itself, in another form or as a stem
-    it extends by a letter or two ("pars", from "parsing", for "parser")."""
-    if near_forms(focus, have):
-        return False
-    return not any(
-        t in have or any(t[:k] in have for k in range(max(4, len(t) - 2), len(t))) for t in focus
-    )
 
 
 def _states_focus(focus: Sequence[str], have: set[str]) -> bool:
