@@ -147,7 +147,8 @@ def test_heldout_claims_never_tuned_on(claims_library: Library) -> None:
 
 
 HELDOUT_FLOOR = 0.77  # measured 79 / 104 = 0.760, then 81 / 104 = 0.779 (2026-11-23)
-HELDOUT_LEAKS = 6  # 5 until the fourth session found a flipped claim's citation it missed
+HELDOUT_LEAKS = 5  # 5, 6 after the fourth session found a flipped claim's citation it missed, 5
+# again after the fifth session's checker
 
 
 def test_second_heldout_claims_never_tuned_on(claims_library: Library) -> None:
@@ -180,3 +181,12 @@ def test_fourth_heldout_claims_never_tuned_on(claims_library: Library) -> None:
     assert accuracy >= 0.65 and len(leaked) <= 13
     for group in ("author_not_in_library", "wrong_paper"):
         assert table[group][0] == table[group][1], group
+
+
+def test_fifth_heldout_claims_never_tuned_on(claims_library: Library) -> None:
+    """heldout/claims_v5.jsonl (V5.md), written at the start of the fifth session: 62 / 101
+    with 11 leaks on the code before that session's checker changes, 62 / 101 with 10 leaks
+    after (2026-11-23, docs/BENCHMARKS.md). A floor, not a target."""
+    accuracy, leaked, table = scores(claims_library, labelled_set.HELDOUT_V5)
+    assert accuracy >= 0.61 and len(leaked) <= 10
+    assert table["author_not_in_library"][0] == table["author_not_in_library"][1]

@@ -26,14 +26,18 @@ _NAME = re.compile(
 def names_in(claim: str) -> tuple[str, ...]:
     """Names the claim uses (systems, methods, places, people; not its sentence opener)."""
     out = []
+    units: list[str] | None = None  # the units the number reader reads in the claim
     for m in _NAME.finditer(claim):
         word = m.group()
         starts_sentence = m.start() == 0 or claim[: m.start()].rstrip().endswith((".", ":", "!"))
         mixed = any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word)
         if word.lower() in _NOT_NAMES or (starts_sentence and not mixed):
             continue
-        if is_unit(word) and any(q.unit and q.text.endswith(word) for q in quantities(claim)):
-            continue  # "2,160 MHz", "fünfundzwanzig Sekunden": a number's unit, not a name
+        if is_unit(word):
+            if units is None:
+                units = [q.text for q in quantities(claim) if q.unit]
+            if any(text.endswith(word) for text in units):
+                continue  # "2,160 MHz", "fünfundzwanzig Sekunden": a number's unit, not a name
         out.append(word)
     return tuple(dict.fromkeys(out))
 

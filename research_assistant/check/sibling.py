@@ -22,6 +22,7 @@ uncertain, never verified. Written after reading tests/data/verification_dev7.js
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
 from typing import Protocol
@@ -100,8 +101,11 @@ def swapped(
     if not ours or not theirs:
         return None
     a, b = [s for _, s in ours], [s for _, s in theirs]
+    need = max(2, _COPIED * len(a))
+    if (Counter(a) & Counter(b)).total() < need:  # the common subsequence is no longer
+        return None
     pairs = _aligned(a, b)
-    if len(pairs) < max(2, _COPIED * len(a)):
+    if len(pairs) < need:
         return None
     own, said = set(a), set(b)
     found = _crossed(ours, theirs, pairs, own)
