@@ -20,8 +20,11 @@ __all__ = [
 # "two thirds", "a tenth of a magnitude", "three quarters": a share, read as a percentage (which
 # agree() also compares with a plain 0.1). "A fifth" and smaller after "a"/"one" only before
 # "of" ("a fifth experiment" is an ordinal).
-_NUMERATORS = {w: i for i, w in enumerate("a one two three four five six seven eight nine".split())}
-_NUMERATORS.update(a=1, an=1)
+_NUMERATORS = dict(
+    zip("one two three four five six seven eight nine".split(), range(1, 10), strict=True),
+    a=1,
+    an=1,
+)
 DENOMINATORS = {
     "half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5,
     "fifths": 5, "sixth": 6, "sixths": 6, "seventh": 7, "sevenths": 7, "eighth": 8, "eighths": 8,

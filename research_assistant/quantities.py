@@ -27,9 +27,9 @@ from research_assistant.number_words import (
     german_in_digits,
     in_digits,
 )
-from research_assistant.units import CAPS_UNITS, UNITS, is_unit
+from research_assistant.units import CAPS_UNITS, UNITS
 
-__all__ = ["Quantity", "agree", "agrees_any", "counterpart", "is_unit", "quantities"]
+__all__ = ["Quantity", "agree", "agrees_any", "counterpart", "quantities"]
 
 
 @dataclass(frozen=True)
@@ -109,11 +109,10 @@ _ROLE_STOP = frozenset(
     "almost roughly only some each per".split()
 )
 
-_CAPS_UNITS, _UNITS = CAPS_UNITS, UNITS
 _SUFFIX = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9}
 # "one terabyte", "two seconds": small number words count only before a unit (alpha2digit leaves
 # them as words, and "one of the workers" states no value).
-_UNIT_NAMES = sorted((u for u in _UNITS if len(u) > 1 and u.isalpha()), key=len, reverse=True)
+_UNIT_NAMES = sorted((u for u in UNITS if len(u) > 1 and u.isalpha()), key=len, reverse=True)
 _SMALL_UNIT = re.compile(
     r"(?<![\w-])(" + "|".join(_SMALL) + r") (?=(?:" + "|".join(_UNIT_NAMES) + r")\b)", re.I
 )
@@ -146,6 +145,14 @@ _WORD_UNIT = re.compile(
 )
 
 
+# "between 0.1 and 0.2 Tbps": a range, as "0.1 to 0.2 Tbps" is read.
+_BETWEEN = re.compile(r"\bbetween\s+(\d+(?:[.,]\d+)*)\s+and\s+(?=\d)", re.I)
+# "4 out of the 6 participants": the evidence also states the share (66.7 %).
+_OUT_OF = re.compile(
+    r"(?<![\d.,])(\d+)\s+(?:out\s+)?of\s+(?:the\s+|all\s+|a\s+total\s+of\s+)?(\d+)(?![\d.,])"
+)
+
+
 def _normalise(text: str, small_words: bool = False) -> str:
     text = _FLAT_POWER.sub(r"10^-\1", unicodedata.normalize("NFC", text)).translate(_MINUS)
     text = _DECIMAL_COMMA.sub(r"\1.\2", text)
@@ -164,14 +171,6 @@ def _normalise(text: str, small_words: bool = False) -> str:
     text = german_in_digits(text, small_words)
     text = _BETWEEN.sub(r"\1 to ", text)
     return _SPLIT_SCALE.sub(lambda m: _scaled(m.group(1), float(m.group(2))), text)
-
-
-# "between 0.1 and 0.2 Tbps": a range, as "0.1 to 0.2 Tbps" is read.
-_BETWEEN = re.compile(r"\bbetween\s+(\d+(?:[.,]\d+)*)\s+and\s+(?=\d)", re.I)
-# "4 out of the 6 participants": the evidence also states the share (66.7 %).
-_OUT_OF = re.compile(
-    r"(?<![\d.,])(\d+)\s+(?:out\s+)?of\s+(?:the\s+|all\s+|a\s+total\s+of\s+)?(\d+)(?![\d.,])"
-)
 
 
 def _scaled(number: str, factor: float) -> str:
@@ -262,9 +261,9 @@ def _quantity(text: str, m: re.Match[str]) -> Quantity | None:
             two = text[u.start(1) : u.start(1) + 8].lower()
             if two.startswith("per cent"):
                 word = "per cent"
-            short_caps = len(word) <= 3 and u.group(1) != word and word not in _CAPS_UNITS
-            if word in _UNITS and not short_caps:  # "35 US dollars" is no microsecond
-                unit, factor = _UNITS[word]
+            short_caps = len(word) <= 3 and u.group(1) != word and word not in CAPS_UNITS
+            if word in UNITS and not short_caps:  # "35 US dollars" is no microsecond
+                unit, factor = UNITS[word]
                 end = u.end()
     if unit == "%":
         pass  # percentages compare as percentages (agree() also tries them as fractions)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import functools
 import re
 
-from research_assistant.quantities import is_unit, quantities
+from research_assistant.quantities import quantities
+from research_assistant.units import is_unit
 
 __all__ = ["long_form", "names_in", "spelt_out"]
 
