@@ -46,7 +46,7 @@ MAX_QUERY_TERMS = 64  # a pasted paragraph is searched by its first 64 distinct 
 TIE_MARGIN = 4  # hits fetched past the limit to see whether the last one ties
 _WRITER_HEAP = 32_000_000  # bytes buffered before tantivy writes a segment (min 15 MB a thread)
 _MANY_DOCS = 2000  # chunks added at once (about 70 papers) that earn a second indexing thread
-_FORMAT = "citable-fulltext 2\n"  # in FORMAT: another schema (or none) is rebuilt, not read
+_FORMAT = "citable-fulltext 3\n"  # in FORMAT: another schema (or none) is rebuilt, not read
 # termcounts' files (TERMS_FILE, and the older JSON): ours in a generation folder, never linked
 _OWN_FILES = ("terms.bin", "terms.json")
 
@@ -59,6 +59,8 @@ def _schema() -> tantivy.Schema:
     for number in ("page", "start", "end"):
         builder.add_unsigned_field(number, stored=True)
     builder.add_bytes_field("text", stored=True)  # the chunk's text, UTF-8, not searched
+    # the checker's terms of the text, one per line (``Chunk.terms``), not searched
+    builder.add_bytes_field("terms", stored=True)
     return builder.build()
 
 
@@ -132,6 +134,8 @@ class Fulltext:
                     for name, value in (("page", c.page), ("start", c.start), ("end", c.end)):
                         doc.add_unsigned(name, max(0, value))
                     doc.add_bytes("text", c.text.encode("utf-8", "surrogatepass"))
+                    if c.terms is not None and not any("\n" in t for t in c.terms):
+                        doc.add_bytes("terms", "\n".join(c.terms).encode("utf-8", "surrogatepass"))
                     writer.add_document(doc)
                 writer.commit()
                 writer.wait_merging_threads()
@@ -186,15 +190,17 @@ class Fulltext:
         """Every chunk (reads the whole index: for rebuilds and tests, not for serving)."""
         searcher = self._searcher
         hits = searcher.search(tantivy.Query.all_query(), max(1, searcher.num_docs), count=False)
-        return sorted((_chunk(searcher.doc(addr)) for _, addr in hits.hits), key=_in_order)
+        # without their terms: a whole library's term sets would take gigabytes at once
+        found = (_chunk(searcher.doc(addr), with_terms=False) for _, addr in hits.hits)
+        return sorted(found, key=_in_order)
 
 
 def _in_order(c: Chunk) -> tuple[str, int, int]:
     return (c.paper_key, c.page, c.start)
 
 
-def _chunk(doc: tantivy.Document) -> Chunk:
-    text = doc.get_first("text")
+def _chunk(doc: tantivy.Document, *, with_terms: bool = True) -> Chunk:
+    text, known = doc.get_first("text"), doc.get_first("terms") if with_terms else None
     return Chunk(
         chunk_id=str(doc.get_first("cid")),
         paper_key=str(doc.get_first("key")),
@@ -202,4 +208,13 @@ def _chunk(doc: tantivy.Document) -> Chunk:
         start=int(doc.get_first("start") or 0),
         end=int(doc.get_first("end") or 0),
         text=bytes(text).decode("utf-8", "surrogatepass") if text is not None else "",
+        terms=_terms(known),
     )
+
+
+def _terms(stored: object) -> frozenset[str] | None:
+    """The stored terms of a chunk; None when the chunk was indexed without them."""
+    if stored is None:
+        return None
+    joined = bytes(stored).decode("utf-8", "surrogatepass")  # type: ignore[call-overload]
+    return frozenset(joined.split("\n")) if joined else frozenset()

@@ -27,7 +27,7 @@ from research_assistant.ingest.chunking import (  # noqa: F401 - the index's chu
     split_page,
 )
 from research_assistant.models import Chunk, ChunkSpan, PageText, Passage
-from research_assistant.termcounts import TermCounts
+from research_assistant.termcounts import Counting, TermCounts, with_terms
 
 MAX_TOP_K = 50
 _PAPERS_CACHED = 2000  # papers whose chunks a SearchIndex keeps after reading them
@@ -43,15 +43,16 @@ def chunk_paper(
     the file hash so a replaced file gets new ids."""
     prefix = f"{paper_key}@{file_sha256[:8]}"
     text = {p.number: p.text for p in pages}
-    where = [(s.page, s.start, s.end) for s in spans] or [
-        (n, s, e) for n, t in text.items() if t.strip() for s, e in split_page(t)
+    where: list[tuple[int, int, int, frozenset[str] | None]]
+    where = [(s.page, s.start, s.end, s.terms) for s in spans] or [
+        (n, s, e, None) for n, t in text.items() if t.strip() for s, e in split_page(t)
     ]
     out = []
     nth: dict[int, int] = {}
-    for page, start, end in where:
+    for page, start, end, known in where:
         i = nth[page] = nth.get(page, -1) + 1
         chunk_text = text[page][start:end]
-        out.append(Chunk(f"{prefix}:p{page}:{i}", paper_key, page, start, end, chunk_text))
+        out.append(Chunk(f"{prefix}:p{page}:{i}", paper_key, page, start, end, chunk_text, known))
     return out
 
 
@@ -101,11 +102,13 @@ class SearchIndex:
         folder = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=stage))
         try:
             engine = Fulltext.create(folder)
-            engine.change((), ((c, _body(c, titles)) for c in chunks), count=len(chunks))
+            counting = Counting()
+            pairs = ((c, _body(c, titles)) for c in counting.each(chunks))
+            engine.change((), pairs, count=len(chunks))
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)
             raise
-        index = cls(engine, generation, TermCounts.of(chunks), titles)
+        index = cls(engine, generation, counting.counts(), titles)
         if stage is None:  # never left behind in the system's temporary folder
             weakref.finalize(index, shutil.rmtree, folder, True)
         return index
@@ -131,6 +134,7 @@ class SearchIndex:
         added = {k: list(chunks[k]) if k in chunks else self.chunks_of(k) for k in changed}
         for k in gone_keys:
             added[k] = []
+        added = {k: [with_terms(c) for c in cs] for k, cs in added.items()}
         new = [c for cs in added.values() for c in cs]
         counts = self.terms.changed([c for k in changed for c in self.chunks_of(k)], new, terms)
         folder.mkdir(parents=True, exist_ok=True)

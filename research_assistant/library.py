@@ -186,7 +186,9 @@ class Library:
         titles = {k: p.title for k, p in papers.items()}
         gen = generation or EMPTY_GENERATION  # the chunks stay on disk, in the index:
         index = SearchIndex.load(self.index_dir, self.store.chunk_count(), gen, titles)
-        if index is None:  # first open, or an index folder lost or damaged
+        if index is None:  # first open, an index folder lost or damaged, or of another format
+            if generation:  # an upgrade's new index format takes minutes at 10,000 papers
+                log.warning("Rebuilding the search index of %s from its catalog", self.root)
             stage = self.index_dir if self.index_dir.is_dir() else None  # else the system's
             index = SearchIndex.build(self.store.chunks(), titles, gen, stage=stage)
             try:

@@ -5,7 +5,7 @@ Frozen dataclasses; JSON only through ``to_dict``. What checking produces is in 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 MetadataSource = Literal["bibtex", "inferred"]
@@ -128,7 +128,10 @@ class PdfInfo:
 
 @dataclass(frozen=True)
 class Chunk:
-    """A span of one page of one paper; offsets are character offsets in that page's text."""
+    """A span of one page of one paper; offsets are character offsets in that page's text.
+    ``terms``: the checker's terms of ``text`` when known (made by the reader at ingest and
+    stored with the chunk in the index), so a question about a paper not read since the app
+    started does not tokenise its chunks again; None: computed when needed. Not compared."""
 
     chunk_id: str
     paper_key: str
@@ -136,6 +139,7 @@ class Chunk:
     start: int
     end: int
     text: str
+    terms: frozenset[str] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ import struct
 import sys
 import zlib
 from array import array
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from research_assistant.check.support import Context, chunk_terms, idf_from_counts
@@ -45,6 +45,32 @@ def _add(
             else:
                 df.pop(t, None)
     return n
+
+
+def with_terms(chunk: Chunk) -> Chunk:
+    """The chunk carrying its terms (the index stores them with it)."""
+    return chunk if chunk.terms is not None else replace(chunk, terms=chunk_terms(chunk))
+
+
+class Counting:
+    """Counts the terms of chunks as they stream past, each given its terms: a full build
+    indexes and counts in one pass and never holds a whole library's term sets at once."""
+
+    def __init__(self) -> None:
+        self.df: dict[str, int] = {}
+        self.n = 0
+
+    def each(self, chunks: Iterable[Chunk]) -> Iterator[Chunk]:
+        df = self.df
+        for c in chunks:
+            c = with_terms(c)
+            self.n += 1
+            for t in c.terms or ():
+                df[t] = df.get(t, 0) + 1
+            yield c
+
+    def counts(self) -> TermCounts:
+        return TermCounts(self.df, self.n)
 
 
 @dataclass(frozen=True)

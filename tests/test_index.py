@@ -79,6 +79,33 @@ def test_retrieve_ranks_the_relevant_paper_first(tmp_path: Path) -> None:
 GEN1, GEN2 = "0123456789ab", "ba9876543210"  # generations are 12 hex digits (files.py)
 
 
+def test_chunks_carry_their_terms_through_the_index(corpus: Path, tmp_path: Path) -> None:
+    """The reader's terms ride with each chunk into the index and come back with it, equal to
+    the checker's terms of the text; chunks indexed without terms (a rebuild from the catalog)
+    get them computed; a whole-library read leaves them out (memory)."""
+    from research_assistant.check.passages import chunk_terms
+    from research_assistant.ingest.chunking import chunk_spans
+    from research_assistant.terms import terms
+
+    info = read_pdf(corpus / "map-reduce.pdf")
+    read = chunk_paper("mr", info.sha256, info.pages, chunk_spans(info.pages))
+    bare = chunk_paper("dla", "a" * 64, [PageText(1, PAGE)])
+    assert all(c.terms == terms(c.text) for c in read)
+    assert all(c.terms is None for c in bare)
+    SearchIndex.build(read + bare, {}, GEN1).save(tmp_path)
+    loaded = SearchIndex.load(tmp_path, read + bare, GEN1)
+    assert loaded is not None
+    for key in ("mr", "dla"):
+        back = loaded.chunks_of(key)
+        assert back and all(c.terms is not None and c.terms == terms(c.text) for c in back)
+        assert all(chunk_terms(c) is c.terms for c in back)
+    hit = loaded.retrieve("fractal dimension", 1)[0].chunk
+    assert hit.terms == terms(hit.text)
+    assert all(c.terms is None for c in loaded.all_chunks())
+    # the counts stored with the generation are those of the texts
+    assert loaded.terms.df == SearchIndex.build(bare + read, {}, GEN2).terms.df
+
+
 def test_save_load_by_generation(tmp_path: Path) -> None:
     chunks = chunk_paper("dla", "a" * 64, [PageText(1, PAGE)])
     SearchIndex.build(chunks, {}, GEN1).save(tmp_path)

@@ -166,6 +166,7 @@ _RUNNING_HEAD = re.compile(
     r"^[^.!?]{3,80}?\s\d{1,3}\s+(?=(?:In|The|We|This|These|Our|It|For|However|Here|Thus|As|"
     r"To|On|A|An|One|Each|All|When|Since|Although|While)\s)"
 )
+_LABEL_TAIL = 64  # characters: "(?<!\bsee )figure 12." and more, well inside
 # Axis ticks of a figure glued into a sentence: "... 0 100 200 300 400 rate (arcsec / hr)".
 _NUMBER_RUN = re.compile(r"(?:(?<![\w.,])\d+(?:\.\d+)?\s+){4,}")
 
@@ -194,11 +195,16 @@ def clean_sentences(text: str) -> list[tuple[int, str]]:
     """(index in ``piece_spans``, cleaned sentence) of each usable sentence of a passage, in
     order."""
     out = []
-    hyphenated = set(_HYPHENATED.findall(text))
+    # most passages have no word broken at a line end: then there is nothing to join, and the
+    # compounds of the passage (a scan of all of its words) are not needed
+    broken = LINE_HYPHEN.search(text) is not None
+    hyphenated = set(_HYPHENATED.findall(text)) if broken else set()
     before = ""
     for k, (start, end) in enumerate(piece_spans(text)):
-        raw = normalize_space(dehyphenate(text[start:end], hyphenated))
-        caption = bool(_LABEL_BEFORE.search(before))
+        piece = text[start:end]
+        raw = normalize_space(dehyphenate(piece, hyphenated) if broken else piece)
+        # the label ends the sentence before: only its last characters are searched
+        caption = bool(_LABEL_BEFORE.search(before, max(0, len(before) - _LABEL_TAIL)))
         before = raw
         cleaned = _BULLET.sub("", strip_citations(raw), count=1)
         cleaned = strip_heading(_ENUMERATION.sub("", cleaned, count=1))
