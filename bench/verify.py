@@ -194,6 +194,7 @@ def main() -> None:
         ("held-out v3", labelled_set.HELDOUT_V3),
         ("held-out v4", labelled_set.HELDOUT_V4),
         ("held-out v5", labelled_set.HELDOUT_V5),
+        ("held-out v6", labelled_set.HELDOUT_V6),
     ):
         outcomes = labelled_set.run_set(lib, labelled_set.load_set(path))
         table = labelled_set.accuracy(outcomes)

@@ -35,6 +35,7 @@ HELDOUT_V2 = DATA / "heldout" / "claims_v2.jsonl"  # the second held-out set (he
 HELDOUT_V3 = DATA / "heldout" / "claims_v3.jsonl"  # the third held-out set (heldout/V3.md)
 HELDOUT_V4 = DATA / "heldout" / "claims_v4.jsonl"  # the fourth held-out set (heldout/V4.md)
 HELDOUT_V5 = DATA / "heldout" / "claims_v5.jsonl"  # the fifth held-out set (heldout/V5.md)
+HELDOUT_V6 = DATA / "heldout" / "claims_v6.jsonl"  # the sixth held-out set (heldout/V6.md)
 EXTRA_BIB = DATA / "verification_extra.bib"
 
 
