@@ -122,7 +122,6 @@ class SearchIndex:
         generation: str,
         *,
         root: Path | None = None,
-        terms: Mapping[str, frozenset[str]] | None = None,
     ) -> SearchIndex:
         """This index with the papers in ``chunks`` replaced, the ``removed`` gone and re-titled
         ones re-indexed (titles are searched), as a new generation staged inside ``folder``.
@@ -136,7 +135,7 @@ class SearchIndex:
             added[k] = []
         added = {k: [with_terms(c) for c in cs] for k, cs in added.items()}
         new = [c for cs in added.values() for c in cs]
-        counts = self.terms.changed([c for k in changed for c in self.chunks_of(k)], new, terms)
+        counts = self.terms.changed([c for k in changed for c in self.chunks_of(k)], new)
         folder.mkdir(parents=True, exist_ok=True)
         source = folder / check_generation(self.generation, f"The index of {folder}")
         stage = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=folder))

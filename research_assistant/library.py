@@ -248,7 +248,7 @@ class Library:
                 return plan.report
             run = (uuid.uuid4().hex, started, user_id or "anonymous", plan.report.to_dict())
             self._commit(plan.papers, plan.chunks, plan.removed, plan.pdf_bytes, run, plan.files,
-                         plan.shas, plan.terms)  # fmt: skip
+                         plan.shas)  # fmt: skip
             return plan.report
 
     def remove(self, key: str, user: Actor = None) -> None:
@@ -309,7 +309,6 @@ class Library:
         run: tuple[str, datetime, str, dict[str, Any]] | None,
         files: Sequence[tuple[str, str, str, int, int]],
         shas: dict[str, str] | None = None,
-        terms: Mapping[str, frozenset[str]] | None = None,
     ) -> None:
         removed = list(removed)
         labelled = {p.key: p for p in bibtex.assign_labels(papers.values())}
@@ -325,7 +324,6 @@ class Library:
                 staged = pool.submit(
                     self._state.index.derive,
                     *(self.index_dir, chunks, removed, titles, generation),
-                    terms=terms,
                 )
                 copies = pool.submit(self._write_pdfs, pdf_bytes, written)
                 known = self.store.paper_shas()

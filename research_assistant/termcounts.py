@@ -29,16 +29,13 @@ _MAX_COUNT = 2**32 - 1
 _U32 = next(code for code in "IL" if array(code).itemsize == 4)
 
 
-def _add(
-    df: dict[str, int], chunks: Iterable[Chunk], step: int, known: Mapping[str, frozenset[str]]
-) -> int:
-    """Add ``step`` to the count of every term of each chunk (its ``known`` terms, by chunk id,
-    when given: an ingest's readers made them); the number of chunks."""
+def _add(df: dict[str, int], chunks: Iterable[Chunk], step: int) -> int:
+    """Add ``step`` to the count of every term of each chunk (its own terms when it carries
+    them: an ingest's readers made them); the number of chunks."""
     n = 0
     for c in chunks:
         n += 1
-        ts = known.get(c.chunk_id)
-        for t in chunk_terms(c) if ts is None else ts:
+        for t in chunk_terms(c):
             k = df.get(t, 0) + step
             if k > 0:
                 df[t] = k
@@ -61,12 +58,9 @@ class Counting:
         self.n = 0
 
     def each(self, chunks: Iterable[Chunk]) -> Iterator[Chunk]:
-        df = self.df
         for c in chunks:
             c = with_terms(c)
-            self.n += 1
-            for t in c.terms or ():
-                df[t] = df.get(t, 0) + 1
+            self.n += _add(self.df, (c,), 1)
             yield c
 
     def counts(self) -> TermCounts:
@@ -81,18 +75,12 @@ class TermCounts:
     @classmethod
     def of(cls, chunks: Iterable[Chunk]) -> TermCounts:
         df: dict[str, int] = {}
-        return cls(df, _add(df, chunks, 1, {}))
+        return cls(df, _add(df, chunks, 1))
 
-    def changed(
-        self,
-        gone: Iterable[Chunk],
-        added: Iterable[Chunk],
-        known: Mapping[str, frozenset[str]] | None = None,
-    ) -> TermCounts:
-        """The counts with the ``gone`` chunks taken out and the ``added`` ones in (``known``:
-        terms of added chunks by chunk id, made with ``chunk_terms`` elsewhere)."""
+    def changed(self, gone: Iterable[Chunk], added: Iterable[Chunk]) -> TermCounts:
+        """The counts with the ``gone`` chunks taken out and the ``added`` ones in."""
         df = dict(self.df)
-        return TermCounts(df, self.n - _add(df, gone, -1, {}) + _add(df, added, 1, known or {}))
+        return TermCounts(df, self.n - _add(df, gone, -1) + _add(df, added, 1))
 
     def write(self, folder: Path) -> None:
         """``terms.bin``: a header (with a CRC-32 of the rest), the counts as 32-bit integers,

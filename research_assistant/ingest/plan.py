@@ -50,7 +50,6 @@ class Plan:
     files: list[tuple[str, str, str, int, int]]  # (sha256, name, original path, size, pages)
     shas: dict[str, str]  # paper key -> sha256 of its PDF, for the papers that got one
     report: IngestReport
-    terms: dict[str, frozenset[str]]  # chunk id -> the checker's terms of the new chunks
 
     @property
     def changed(self) -> bool:
@@ -198,7 +197,6 @@ def plan(
     pdf_bytes: dict[str, bytes] = {}
     files: list[tuple[str, str, str, int, int]] = []
     shas: dict[str, str] = {}
-    terms: dict[str, frozenset[str]] = {}  # chunk id -> the checker's terms, from the readers
     unmatched: list[str] = []
     for info, match in zip(infos, matches, strict=True):
         data, sha = new_data[info.path]
@@ -219,7 +217,6 @@ def plan(
         cks = chunk_paper(key, sha, info.pages, info.spans)
         papers[key] = replace(papers[key], pdf=name, pages=info.page_count, chunks=len(cks))
         chunks[key] = cks
-        terms.update((c.chunk_id, s.terms) for c, s in zip(cks, info.spans, strict=False))
         pdf_bytes[name] = data
         shas[key] = sha
         files.append((sha, name, info.path, len(data), info.page_count))
@@ -240,4 +237,4 @@ def plan(
         entries=entry_count,
         notes=tuple(PdfNote(info.path, note) for info in infos for note in info.notes),
     )
-    return Plan(papers, chunks, [], pdf_bytes, files, shas, report, terms)
+    return Plan(papers, chunks, [], pdf_bytes, files, shas, report)
