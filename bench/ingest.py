@@ -9,7 +9,7 @@ copy a distinct file): one that imports PyMuPDF and extracts every page's text, 
 (``python -m research_assistant ingest``, start-up included) ingesting the same files with
 library.bib; best of --repeat.
 
---repeat N times raw extraction and each ingest N times and keeps the fastest (on a busy machine
+--repeat N times raw extraction and each ingest N times, prints each run's ratio and their median, and keeps the fastest (on a busy machine
 the ratio moves by a tenth between runs). The page-text line is the cost of marking raised
 exponents and footnote markers ("10^6.6", "word^1") in CPU time, apart from everything else.
 """
@@ -158,6 +158,13 @@ def main() -> None:
             f"whole process, {args.copies} copies of the corpus ({n} pages): raw extraction "
             f"{raw_s:.2f} s, CLI ingest {ingest_s:.2f} s: ratio {raw_s / ingest_s:.2f}"
         )
+        if len(runs) > 1:  # each run measures raw, then ingest, back to back
+            ratios = sorted(r[1] / r[2] for r in runs)
+            print(
+                f"  ratio of each of the {len(runs)} runs: "
+                + ", ".join(f"{x:.2f}" for x in ratios)
+                + f" (median {statistics.median(ratios):.2f})"
+            )
     pages, raw_s = min((raw_extraction(pdfs) for _ in range(args.repeat)), key=lambda r: r[1])
     raw_rate = pages / raw_s
     print(

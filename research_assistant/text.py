@@ -220,8 +220,9 @@ def fold(text: str) -> str:
 
 # A word the PDF broke at a line end: "automati-\ncally". The verifier joins these before
 # comparing, and the extractive answerer must join them the same way or its sentences would not
-# verify: one pattern for both.
-LINE_HYPHEN = re.compile(r"(?<=[^\W\d_])-[ \t]*\n\s*(?=[^\W\d_])")
+# verify: one pattern for both. The hyphen is matched before the letter behind it is looked at:
+# a pattern that opens with a look-behind is tried at every character (20x slower on chunks).
+LINE_HYPHEN = re.compile(r"-(?<=[^\W\d_]-)[ \t]*\n\s*(?=[^\W\d_])")
 
 # Lower-case name particles ("van der Berg", "op den Kamp", "ibn Sina"): kept in cited names by
 # citations.py, skipped by verify.py when it compares family names.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import pytest
@@ -138,6 +139,19 @@ def test_line_end_hyphens_are_found_but_not_compounds_or_minus() -> None:
         LINE_HYPHEN.sub("", "state-of-the-art, 10-\n20 and x - y")
         == "state-of-the-art, 10-\n20 and x - y"
     )
+
+
+# LINE_HYPHEN's definition: the look-behind first, as it reads (LINE_HYPHEN matches the hyphen
+# first, for speed, and must find the same spans).
+_LINE_HYPHEN_AS_READ = re.compile(r"(?<=[^\W\d_])-[ \t]*\n\s*(?=[^\W\d_])")
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet="ab1_é- \t\n", max_size=16))
+def test_line_hyphen_finds_what_its_definition_finds(s: str) -> None:
+    assert [m.span() for m in LINE_HYPHEN.finditer(s)] == [
+        m.span() for m in _LINE_HYPHEN_AS_READ.finditer(s)
+    ]
 
 
 def test_particles_are_lower_case_name_parts() -> None:

@@ -52,11 +52,12 @@ TITLE_ZONE = 0.6  # share of page 1, from the top, searched for the title (all c
 MOSTLY_EMPTY_SHARE = 0.2  # below this share of pages with text, the reader is told
 
 
-def read_pdf(path: Path, *, max_pages: int | None = None) -> PdfInfo:
+def read_pdf(path: Path, *, max_pages: int | None = None, hashed: bool = True) -> PdfInfo:
     """Read the text of ``path`` page by page and sniff its first page.
 
     ``max_pages`` limits how many pages are read (for a quick look); ``page_count`` then
-    counts only those.
+    counts only those. ``hashed=False`` leaves ``sha256`` empty, for a caller that hashed the
+    file already (an ingest hashes every file first, to skip those the library holds).
     """
     path = Path(path)
     data = _read_bytes(path)
@@ -79,7 +80,7 @@ def read_pdf(path: Path, *, max_pages: int | None = None) -> PdfInfo:
         meta = doc.metadata or {}
         return PdfInfo(
             path=str(path),
-            sha256=hashlib.sha256(data).hexdigest(),
+            sha256=hashlib.sha256(data).hexdigest() if hashed else "",
             pages=tuple(pages),
             doi=find_doi(front),
             arxiv_id=find_arxiv(before_references(pages[0].text)),

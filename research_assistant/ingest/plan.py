@@ -188,7 +188,7 @@ def plan(
         if isinstance(result, str):
             skipped.append(Skipped(str(p), result))
         else:
-            infos.append(replace(result, path=str(p)))
+            infos.append(replace(result, path=str(p), sha256=new_data[str(p)][1]))
 
     candidates = list(entries.values()) + [p for k, p in existing.items() if k not in entries]
     bib_dirs = [b.parent.resolve() for b in bibs]

@@ -43,7 +43,7 @@ def read_or_reason(path: str) -> Result:
     from research_assistant.ingest.pdf import read_pdf  # PyMuPDF loads in the worker only
 
     try:
-        info = read_pdf(Path(path))
+        info = read_pdf(Path(path), hashed=False)  # the ingest hashed it already
         return replace(info, spans=chunk_spans(info.pages))
     except PdfError as e:
         return str(e)
