@@ -195,6 +195,7 @@ def main() -> None:
         ("held-out v4", labelled_set.HELDOUT_V4),
         ("held-out v5", labelled_set.HELDOUT_V5),
         ("held-out v6", labelled_set.HELDOUT_V6),
+        ("held-out v7", labelled_set.HELDOUT_V7),
     ):
         outcomes = labelled_set.run_set(lib, labelled_set.load_set(path))
         table = labelled_set.accuracy(outcomes)
