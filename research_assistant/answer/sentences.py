@@ -59,13 +59,6 @@ _WORD_START = re.compile(r"[^\W\d_]+")
 _SECTION_NUMBER = re.compile(r"(?:\d+(?:\.\d+)*\.?|[IVX]+\.|[A-H]\.)\s+(?=[A-Z])")
 _CAPS_HEADING = re.compile(r"(?:[A-Z][A-Z-]+\s+)+(?=[A-Z](?:[a-z]|\s))")
 _HEADING_WORDS = 8  # a glued heading is at most this many words long
-# Words that open a sentence and rarely a heading: after a bare number with no heading found,
-# the number is a footnote's mark ("2 If all the loops in a nest are type-stable, ...").
-_OPENERS = frozenset(
-    "If When We In For This These It Note Since Although While As However Here Thus".split()
-)
-# An enumeration's closing mark inside a sentence: "are, 1)neural networks ... and, 2) ..."
-_ENUMERATION_MARK = re.compile(r"(?<![^\s,])(?:\d{1,2}|[a-h]|[ivx]{1,4})\)")
 
 
 def cite_sentence(sentence: str, label: str) -> str:
@@ -111,8 +104,6 @@ def strip_heading(text: str) -> str:
     for i in range(1, min(_HEADING_WORDS, len(tokens) - 1)):
         if tokens[i][:1].isupper() and tokens[i + 1][:1].islower():
             return " ".join(tokens[i:])
-    if len(tokens) > 1 and tokens[0] in _OPENERS and tokens[1][:1].islower():
-        return text[start:]  # a footnote's number: "2 If all the loops in a nest are ..."
     return text
 
 
@@ -132,8 +123,7 @@ def usable(text: str) -> bool:
         return False
     if letters / len(grouped) < MIN_LETTER_SHARE or _REFERENCE_LIKE.search(text):
         return False
-    bare = _ENUMERATION_MARK.sub("", text)  # "1)neural networks that ..., and 2) ..."
-    if bare.count("(") != bare.count(")") or text.count("[") != text.count("]"):
+    if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
         return False  # split inside a parenthesis: a fragment
     if _CODE.search(text):
         return False  # program text quoted in the paper: "uppercase = GetCounter(...);"
@@ -189,41 +179,16 @@ _NUMBER_RUN = re.compile(r"(?:(?<![\w.,])\d+(?:\.\d+)?\s+){4,}")
 _UNSEEN_END = re.compile(rf"\s[{_BULLETS}]\s+(?=\S)|(?<=[.!?])\s+(?=[∗†‡§¶]+\s*[A-Z])")
 
 
-# Where a piece too long to be one sentence is cut again: the splitter glued sentences there
-# that it could not see apart. A superscript citation after the full stop (".^17 Explaining"),
-# a heading in capitals before the sentence ("... Submitted to AAS Journals ABSTRACT We
-# analyzed ..."), a colon that opens a sentence ("... given by Tom Mitchel: A computer program
-# is said to learn ..."). Only for pieces ``usable`` would reject as too long: a superscript cut
-# in every sentence lost a paraphrased answer that needs the sentence before (see above).
-_LONG_CUT = re.compile(
-    r"(?<=[.!?])\^[\d,\u2013-]+\s+(?=[A-Z])"
-    r"|(?<=[A-Z]{4})\s+(?=[A-Z][a-z])"
-    r"|(?<=:)\s+(?=[A-Z](?:[a-z]|\s))"
-)
-
-
 def piece_spans(text: str) -> list[tuple[int, int]]:
     """The sentence spans of ``text``, cut again at the sentence ends the splitter misses."""
     out = []
     for start, end in sentence_spans(text):
         cut = start
         for m in _UNSEEN_END.finditer(text, start, end):
-            out.extend(_cut_long(text, cut, m.start()))
+            out.append((cut, m.start()))
             cut = m.end()
-        out.extend(_cut_long(text, cut, end))
+        out.append((cut, end))
     return [(s, e) for s, e in out if e > s]
-
-
-def _cut_long(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """A piece too long for one sentence cut at ``_LONG_CUT``; any other piece as it is."""
-    if len(text[start:end].split()) <= MAX_WORDS:
-        return [(start, end)]
-    out = []
-    for m in _LONG_CUT.finditer(text, start, end):
-        out.append((start, m.start()))
-        start = m.end()
-    out.append((start, end))
-    return out
 
 
 def clean_sentences(text: str) -> list[tuple[int, str]]:
