@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from research_assistant.answer.bib_filters import BibFilters, bib_filters
 from research_assistant.terms import term_list
 from research_assistant.text import STOPWORDS
 
@@ -79,6 +80,9 @@ _YEAR_ASKED = re.compile(
 _LIBRARY = re.compile(
     r"\b(?:which|what)\s+(?:of\s+(?:my|the)\s+)?(?:papers|articles|works|publications|studies)\b"
     r"|\b(?:papers|articles|works|publications)\s+(?:in|of)\s+(?:my|the|this)\s+library\b"
+    # "Which journal articles ...", "What preprints are in my library?"
+    r"|\b(?:which|what)\s+(?:of\s+(?:my|the)\s+)?(?:(?:journal|conference|workshop)\s+"
+    r"(?:papers|articles|publications)|(?:arxiv\s+)?preprints|theses|dissertations|technical\s+reports)\b"
     r"|\bdo\s+i\s+have\s+(?:any\s+)?(?:papers|articles)\b"
     r"|\blist\s+(?:all\s+|the\s+)?(?:my\s+)?(?:papers|articles)\b",
     re.IGNORECASE,
@@ -162,6 +166,7 @@ class LibraryAsk:
     years: tuple[int, ...] = ()
     names: tuple[str, ...] = ()  # capitalised words that may be authors or venues, as written
     topic: tuple[str, ...] = ()  # stemmed terms of what the papers should be about
+    bib: BibFilters = field(default_factory=BibFilters)  # kinds, a span of years, months
 
 
 @dataclass(frozen=True)
@@ -265,8 +270,12 @@ def library_ask(question: str) -> LibraryAsk | None:
     """The filters of a question that lists papers of the library, or None."""
     if not _LIBRARY.search(question):
         return None
-    years = tuple(int(y) for y in _YEAR.findall(question))
-    body = _YEAR.sub(" ", question)
+    bib = bib_filters(question)
+    body = question
+    for start, end in sorted(bib.spans, reverse=True):  # said once: no name, year or topic
+        body = f"{body[:start]} {body[end:]}"
+    years = tuple(int(y) for y in _YEAR.findall(body))
+    body = _YEAR.sub(" ", body)
     tokens = re.findall(r"[^\W\d_][\w'-]*", body)
     # Names: capitalised words other than the question's first word (authors, venues, "ACM").
     names = tuple(
@@ -276,7 +285,7 @@ def library_ask(question: str) -> LibraryAsk | None:
     topic = tuple(
         t for t in question_terms(body) if t not in name_terms and t not in _LIBRARY_WORDS
     )
-    return LibraryAsk(years=years, names=names, topic=topic)
+    return LibraryAsk(years=years, names=names, topic=topic, bib=bib)
 
 
 def is_follow_up(question: str, history_questions: Sequence[str]) -> bool:

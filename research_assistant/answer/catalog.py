@@ -9,11 +9,13 @@ checked like any other claim. Pure: the library's chunks and search come in as f
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from research_assistant.answer.asking import LibraryAsk
+from research_assistant.answer.bib_filters import paper_kind, paper_month
 from research_assistant.answer.sentences import cite_sentence, clean_sentences
 from research_assistant.check.support import Context, chunk_terms
 from research_assistant.models import Chunk, Paper, Passage
@@ -102,7 +104,36 @@ def _metadata_filters(
         wanted_v = {fold(n) for n in venues}
         tests.append(lambda p: bool(wanted_v & facts.venue_words.get(p.key, frozenset())))
         said.append("published at " + " ".join(venues))
+    bib = ask.bib
+    if bib.kinds:
+        kinds = set(bib.kinds)
+        tests.append(lambda p: paper_kind(p) in kinds)
+        said.insert(0, " or ".join(_KIND_SAID[k] for k in bib.kinds))
+    if bib.since is not None or bib.until is not None:
+        low, high = bib.since or 0, bib.until or 9999
+        tests.append(lambda p: p.year is not None and low <= p.year <= high)
+        said.append(_span_said(bib.since, bib.until))
+    if bib.months:
+        months = set(bib.months)
+        tests.append(lambda p: paper_month(p) in months)
+        said.append("published in " + " or ".join(calendar.month_name[m] for m in bib.months))
     return tests, said
+
+
+_KIND_SAID = {
+    "journal": "journal articles",
+    "conference": "conference papers",
+    "preprint": "preprints",
+    "thesis": "theses",
+    "book": "books or chapters",
+    "report": "reports",
+}
+
+
+def _span_said(since: int | None, until: int | None) -> str:
+    if since is not None and until is not None:
+        return f"from {since}" if since == until else f"from {since} to {until}"
+    return f"from {since} on" if since is not None else f"from {until} or before"
 
 
 def _abstract_sentence(chunks: Sequence[Chunk]) -> tuple[Chunk, str] | None:
@@ -143,7 +174,8 @@ def _topic_entries(
 
     entries = []
     for key, found in chunks.items():
-        paper, title = papers[key], terms(papers[key].title)
+        paper = papers[key]  # its keywords name its topics as its title does
+        title = terms(f"{paper.title} {dict(paper.fields).get('keywords', '')}")
         cover = share(frozenset().union(*(chunk_terms(c) for c in found)), title)
         score = cover * (1 + min(1.0, len(found) / MASS_CHUNKS)) / 2
         best = max(
