@@ -23,8 +23,9 @@ _KIND_WORDS = (
         r"|(?:in|at)\s+(?:a\s+)?(?:conferences?|workshops?|(?:conference\s+)?proceedings)",
     ),
     ("preprint", r"preprints?|on\s+arxiv|arxiv\s+(?:papers?|preprints?)"),
-    ("thesis", r"theses|thesis|dissertations?"),
-    ("book", r"books?|book\s+chapters?|chapters\s+in\s+books?"),
+    # a bare "thesis" or "book" is too often something else ("support the thesis that")
+    ("thesis", r"theses|(?:phd|doctoral|master'?s)\s+thes[ie]s|dissertations?"),
+    ("book", r"books|book\s+chapters?|chapters\s+in\s+books?"),
     ("report", r"(?:technical|tech)\s+reports?"),
 )
 _KINDS = tuple(
