@@ -89,3 +89,17 @@ def test_no_filter_and_no_topic_is_not_a_listing() -> None:
     ask = library_ask("Which papers in my library?")
     assert ask is not None
     assert catalog.list_papers(ask, library(2), chunks_of([]), no_search) is None
+
+
+def test_a_paper_without_a_pdf_is_named_not_quoted() -> None:
+    """A matching entry with no text to quote is counted and named after the list, with no
+    citation (nothing of it could be checked), and its title cannot become a marker."""
+    ask = library_ask("Which papers in my library are by Okafor?")
+    assert ask is not None
+    listing = catalog.list_papers(ask, library(2), lambda key: [], no_search)
+    assert listing is not None and not listing.entries
+    assert [p.key for p in listing.unquoted] == ["p99"]
+    text = catalog.render(listing)
+    assert text.startswith("1 paper in the library is by Okafor.")
+    assert "Without a PDF in the library, so not quoted: Dark Matter and CMB (revisited)." in text
+    assert not find_mentions(text)

@@ -34,6 +34,7 @@ TITLE_SHARE = 0.5  # a topic term in the title counts this much where the senten
 TOPIC_TOP_K = 40  # chunks searched for a topic question
 MASS_CHUNKS = 4  # a paper with this many of them is wholly about the topic
 MAX_LISTED = 10
+MAX_UNQUOTED = 5  # matching papers without a PDF, named after the list
 _NO_BRACKETS = str.maketrans("[]", "()")
 _YEAR_IN_PARENS = re.compile(r"\s*\((?:1[89]|20)\d\d[a-z]?\)")
 _ABSTRACT = re.compile(r"\babstract\b[\s.:—-]*", re.IGNORECASE)
@@ -52,6 +53,7 @@ class Listing:
     why: str  # what the papers share: "by Thoma", "from 2008", "about asteroids"
     entries: tuple[Entry, ...]  # at most MAX_LISTED
     total: int = 0  # how many papers match in all
+    unquoted: tuple[Paper, ...] = ()  # matching papers with no PDF text to quote (named only)
 
     @property
     def passages(self) -> tuple[Passage, ...]:
@@ -206,14 +208,16 @@ def list_papers(
     tests, said = _metadata_filters(ask, facts or facets(papers))
     if tests:
         matching = [p for p in papers.values() if all(test(p) for test in tests)]
-        entries = []
+        entries, unquoted = [], []
         for p in sorted(matching, key=lambda p: (p.year or 0, p.label)):
             found = _abstract_sentence(chunks_of(p.key))  # read for the listed papers only
             if found is not None:
                 entries.append(Entry(p, found[0], found[1], 1.0))
+            elif len(unquoted) < MAX_UNQUOTED:
+                unquoted.append(p)
             if len(entries) == MAX_LISTED:
                 break
-        return Listing(" and ".join(said), tuple(entries), len(matching))
+        return Listing(" and ".join(said), tuple(entries), len(matching), tuple(unquoted))
     if not ask.topic:
         return None
     entries = _topic_entries(ask, papers, retrieve, ctx)
@@ -222,19 +226,24 @@ def list_papers(
 
 def render(listing: Listing) -> str:
     """The answer text: a paragraph a paper, its title, then its own sentence, cited."""
-    n = max(listing.total, len(listing.entries))
+    n = max(listing.total, len(listing.entries) + len(listing.unquoted))
     head = (
         f"{n} paper{'s' if n != 1 else ''} in the library {'is' if n == 1 else 'are'} {listing.why}"
     )
-    if n > len(listing.entries):
+    if n > len(listing.entries) + len(listing.unquoted):
         head += f"; the first {len(listing.entries)}"
     head += "."
     lines = [head]
     for e in listing.entries:
-        # a title is the BibTeX's text: brackets, or a year in parentheses after a word, in it
-        # would read as citation markers ("Dark Matter and CMB (2009)")
-        title = _YEAR_IN_PARENS.sub("", (e.paper.title or e.paper.key).translate(_NO_BRACKETS))
-        title = title.rstrip(". ")
-        # no "(year)" after the title: "Dark Matter and CMB (2009)" reads as a citation
-        lines.append(f"{title}. {cite_sentence(e.sentence, e.paper.label)}")
+        lines.append(f"{_title(e.paper)}. {cite_sentence(e.sentence, e.paper.label)}")
+    if listing.unquoted:  # named, not cited: there is no text of theirs to check a sentence in
+        names = "; ".join(_title(p) for p in listing.unquoted)
+        lines.append(f"Without a PDF in the library, so not quoted: {names}.")
     return "\n\n".join(lines)  # a paragraph a paper: each entry is a sentence of its own
+
+
+def _title(paper: Paper) -> str:
+    """The BibTeX title as the answer prints it: brackets, or a year in parentheses after a
+    word, would read as citation markers ("Dark Matter and CMB (2009)")."""
+    title = _YEAR_IN_PARENS.sub("", (paper.title or paper.key).translate(_NO_BRACKETS))
+    return title.rstrip(". ")
