@@ -208,7 +208,8 @@ def list_papers(
     tests, said = _metadata_filters(ask, facts or facets(papers))
     if tests:
         matching = [p for p in papers.values() if all(test(p) for test in tests)]
-        entries, unquoted = [], []
+        entries: list[Entry] = []
+        unquoted: list[Paper] = []
         for p in sorted(matching, key=lambda p: (p.year or 0, p.label)):
             found = _abstract_sentence(chunks_of(p.key))  # read for the listed papers only
             if found is not None:
