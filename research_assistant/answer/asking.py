@@ -89,6 +89,11 @@ _LIBRARY = re.compile(
 )
 # Words of a library question that say where to look, not what the papers are about.
 _LIBRARY_WORDS = frozenset(term_list("my library written published appeared conference"))
+# "... about cosmology", "... that discuss privacy", "... on heat stress?"
+_ABOUT = re.compile(
+    r"\b(?:about|on|discussing|discuss|discusses|concerning|regarding|studying|study)\s+(.+)$",
+    re.IGNORECASE,
+)
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 _AUTHOR_CUE = re.compile(r"\b(?:by|from|of|authored\s+by|written\s+by)\s+", re.IGNORECASE)
 # A follow-up leans on the turn before: it opens with a link word or points back at it.
@@ -167,6 +172,9 @@ class LibraryAsk:
     names: tuple[str, ...] = ()  # capitalised words that may be authors or venues, as written
     topic: tuple[str, ...] = ()  # stemmed terms of what the papers should be about
     bib: BibFilters = field(default_factory=BibFilters)  # kinds, a span of years, months
+    # the terms of an explicit "about X" ("... journal articles about cosmology"): the topic
+    # that narrows a list the catalog's filters make
+    about: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -285,7 +293,9 @@ def library_ask(question: str) -> LibraryAsk | None:
     topic = tuple(
         t for t in question_terms(body) if t not in name_terms and t not in _LIBRARY_WORDS
     )
-    return LibraryAsk(years=years, names=names, topic=topic, bib=bib)
+    about = _ABOUT.search(body)
+    subject = tuple(t for t in question_terms(about.group(1)) if t in topic) if about else ()
+    return LibraryAsk(years=years, names=names, topic=topic, bib=bib, about=subject)
 
 
 def is_follow_up(question: str, history_questions: Sequence[str]) -> bool:

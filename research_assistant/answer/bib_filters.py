@@ -20,7 +20,7 @@ _KIND_WORDS = (
     (
         "conference",
         r"(?:conference|workshop|symposium)\s+(?:papers?|articles?|publications?|proceedings)"
-        r"|(?:in|at)\s+(?:a\s+)?(?:conferences?|workshops?|(?:conference\s+)?proceedings)",
+        r"|(?:in|at)\s+(?:a\s+)?(?:(?:conference\s+)?proceedings|conferences?|workshops?)",
     ),
     ("preprint", r"preprints?|on\s+arxiv|arxiv\s+(?:papers?|preprints?)"),
     # a bare "thesis" or "book" is too often something else ("support the thesis that")

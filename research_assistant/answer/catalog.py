@@ -12,7 +12,7 @@ from __future__ import annotations
 import calendar
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from research_assistant.answer.asking import LibraryAsk
 from research_assistant.answer.bib_filters import paper_kind, paper_month
@@ -54,6 +54,7 @@ class Listing:
     entries: tuple[Entry, ...]  # at most MAX_LISTED
     total: int = 0  # how many papers match in all
     unquoted: tuple[Paper, ...] = ()  # matching papers with no PDF text to quote (named only)
+    noun: tuple[str, str] = ("paper", "papers")  # what they are: "preprint", "preprints"
 
     @property
     def passages(self) -> tuple[Passage, ...]:
@@ -110,7 +111,8 @@ def _metadata_filters(
     if bib.kinds:
         kinds = set(bib.kinds)
         tests.append(lambda p: paper_kind(p) in kinds)
-        said.insert(0, " or ".join(_KIND_SAID[k] for k in bib.kinds))
+        if len(bib.kinds) > 1:  # one kind names the papers instead (``_noun``)
+            said.insert(0, " or ".join(_KIND_SAID[k][1] for k in bib.kinds))
     if bib.since is not None or bib.until is not None:
         low, high = bib.since or 0, bib.until or 9999
         tests.append(lambda p: p.year is not None and low <= p.year <= high)
@@ -122,14 +124,20 @@ def _metadata_filters(
     return tests, said
 
 
-_KIND_SAID = {
-    "journal": "journal articles",
-    "conference": "conference papers",
-    "preprint": "preprints",
-    "thesis": "theses",
-    "book": "books or chapters",
-    "report": "reports",
+_KIND_SAID = {  # singular, plural
+    "journal": ("journal article", "journal articles"),
+    "conference": ("conference paper", "conference papers"),
+    "preprint": ("preprint", "preprints"),
+    "thesis": ("thesis", "theses"),
+    "book": ("book or chapter", "books or chapters"),
+    "report": ("report", "reports"),
 }
+
+
+def _noun(ask: LibraryAsk) -> tuple[str, str]:
+    """What the listed things are called: "preprints" when one kind is asked, else papers."""
+    kinds = ask.bib.kinds
+    return _KIND_SAID[kinds[0]] if len(kinds) == 1 else ("paper", "papers")
 
 
 def _span_said(since: int | None, until: int | None) -> str:
@@ -208,6 +216,11 @@ def list_papers(
     tests, said = _metadata_filters(ask, facts or facets(papers))
     if tests:
         matching = [p for p in papers.values() if all(test(p) for test in tests)]
+        if ask.about:  # "journal articles about cosmology": the topic narrows the list
+            among = {p.key: p for p in matching}
+            on_topic = _topic_entries(replace(ask, topic=ask.about), among, retrieve, ctx)
+            why = " and ".join([*said, "on the topic asked"])
+            return Listing(why, tuple(on_topic[:MAX_LISTED]), len(on_topic), noun=_noun(ask))
         entries: list[Entry] = []
         unquoted: list[Paper] = []
         for p in sorted(matching, key=lambda p: (p.year or 0, p.label)):
@@ -218,7 +231,9 @@ def list_papers(
                 unquoted.append(p)
             if len(entries) == MAX_LISTED:
                 break
-        return Listing(" and ".join(said), tuple(entries), len(matching), tuple(unquoted))
+        return Listing(
+            " and ".join(said), tuple(entries), len(matching), tuple(unquoted), _noun(ask)
+        )
     if not ask.topic:
         return None
     entries = _topic_entries(ask, papers, retrieve, ctx)
@@ -228,9 +243,9 @@ def list_papers(
 def render(listing: Listing) -> str:
     """The answer text: a paragraph a paper, its title, then its own sentence, cited."""
     n = max(listing.total, len(listing.entries) + len(listing.unquoted))
-    head = (
-        f"{n} paper{'s' if n != 1 else ''} in the library {'is' if n == 1 else 'are'} {listing.why}"
-    )
+    head = f"{n} {listing.noun[n != 1]} in the library"
+    if listing.why:  # "7 preprints in the library." says it all
+        head += f" {'is' if n == 1 else 'are'} {listing.why}"
     if n > len(listing.entries) + len(listing.unquoted):
         head += f"; the first {len(listing.entries)}"
     head += "."
