@@ -69,6 +69,11 @@ def test_amounts_as_ranges(text: str, low: float, high: float) -> None:
         ("it takes a few iterations", "2000 of the iterations were wasted", ""),
         # a number is the number check's, not this one's
         ("it takes 40 iterations", "it takes 5000 iterations", ""),
+        # "every fifth", "every other", "every 10th": a rate, not the whole set
+        ("only one in five frames is kept", "only every fifth frame is kept", ""),
+        ("some of the lines are read", "every other line is read", ""),
+        ("only the 10th epochs are logged", "every 10th epoch is logged", ""),
+        ("only the top rows are kept", "every row is kept", "quantifier: only vs every"),
     ],
 )
 def test_contradicted(claim: str, passage: str, found: str) -> None:

@@ -35,7 +35,14 @@ _K_OF_N = re.compile(rf"\b{_COUNT} (?:out )?of (?:the |these |those |all )?{_COU
 _PART = re.compile(
     rf"(?<!not )\bonly(?= (?:the|a|an|some|{_COUNT[1:-1]})\b)|\b(?:some|not all|one of)\b"
 )
-_WHOLE = re.compile(r"(?<!at )(?<!after )(?<!above )\b(?:all(?! but)|every|each|none)\b")
+# "every fifth timepoint", "every other line", "every 10th epoch": a rate, a part of the set
+_EVERY_NTH = (
+    r"(?! (?:other|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
+    r"\d+(?:st|nd|rd|th))\b)"
+)
+_WHOLE = re.compile(
+    rf"(?<!at )(?<!after )(?<!above )\b(?:all(?! but)|every{_EVERY_NTH}|each|none)\b"
+)
 _WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
 _NEXT_WORD = re.compile(r" [^\W\d_]")  # an amount's word follows it directly
 _HEAD_WORDS = 4  # words after a quantifier that say what it counts
