@@ -43,8 +43,8 @@ _UNPUBLISHED = {"misc", "unpublished", "online", "preprint", "electronic", "arti
 _ARXIV = re.compile(r"\barxiv\b", re.IGNORECASE)
 
 _YEAR = r"(1[89]\d\d|20\d\d)"
-# Bounds, inclusive: (pattern, bound on the low side, bound on the high side), each a function
-# of the year(s) the pattern found.
+# Spans of years: (pattern, the inclusive (low, high) it means as a function of the year(s)
+# it found; None: unbounded on that side). The first pattern that matches is the span.
 _SPANS = (
     (re.compile(rf"\bbetween\s+{_YEAR}\s+and\s+{_YEAR}\b", re.I), lambda a, b: (a, b)),
     (re.compile(rf"\bfrom\s+{_YEAR}\s+(?:to|until|through)\s+{_YEAR}\b", re.I), lambda a, b: (a, b)),
