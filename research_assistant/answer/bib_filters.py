@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from research_assistant.bib.fields import MONTHS
 from research_assistant.models import Paper
 
-__all__ = ["BibFilters", "bib_filters", "paper_kind", "paper_month"]
+__all__ = ["MONTH_NAMES", "BibFilters", "bib_filters", "paper_kind", "paper_month"]
 
 # The kinds a question may ask for, and the words that ask: "journal articles", "preprints".
 _KIND_WORDS = (
@@ -59,9 +60,8 @@ _SPANS = (
                 rf"|\b{_YEAR}\s+or\s+(?:later|after)\b", re.I), lambda a: (a, None)),
 )  # fmt: skip
 
-_MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
+MONTH_NAMES = tuple(dict.fromkeys(MONTHS.values()))  # "January" ... "December", in order
+_MONTHS = [m.lower() for m in MONTH_NAMES]
 _MONTH = re.compile(
     r"\b(?:in|during|of)\s+(?:the\s+month\s+of\s+)?(" + "|".join(_MONTHS) + r")\b"
     r"|(?-i:\b(" + "|".join(m.capitalize() for m in _MONTHS) + r")\b)(?!\s+\d)",
@@ -125,7 +125,8 @@ def paper_kind(paper: Paper) -> str:
 
 def paper_month(paper: Paper) -> int | None:
     """The month of the entry's ``month`` field (a name, an abbreviation or a number)."""
-    raw = dict(paper.fields).get("month", "").strip().lower()
+    raw = dict(paper.fields).get("month", "").strip().lower().rstrip(".")
     if raw.isdigit():
         return int(raw) if 1 <= int(raw) <= 12 else None
-    return next((i + 1 for i, m in enumerate(_MONTHS) if raw[:3] and m.startswith(raw[:3])), None)
+    name = MONTHS.get(raw)  # the BibTeX month macros and names ("oct", "sept", "october")
+    return MONTH_NAMES.index(name) + 1 if name else None

@@ -9,13 +9,12 @@ checked like any other claim. Pure: the library's chunks and search come in as f
 
 from __future__ import annotations
 
-import calendar
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from research_assistant.answer.asking import LibraryAsk
-from research_assistant.answer.bib_filters import paper_kind, paper_month
+from research_assistant.answer.bib_filters import MONTH_NAMES, paper_kind, paper_month
 from research_assistant.answer.sentences import cite_sentence, clean_sentences
 from research_assistant.check.support import Context, chunk_terms
 from research_assistant.models import Chunk, Paper, Passage
@@ -120,7 +119,7 @@ def _metadata_filters(
     if bib.months:
         months = set(bib.months)
         tests.append(lambda p: paper_month(p) in months)
-        said.append("published in " + " or ".join(calendar.month_name[m] for m in bib.months))
+        said.append("published in " + " or ".join(MONTH_NAMES[m - 1] for m in bib.months))
     return tests, said
 
 
