@@ -159,13 +159,3 @@ def test_need_not_is_does_not_need() -> None:
 )
 def test_exclusive_alternatives_in_a_passage(claim: str, passage: str, kind: str) -> None:
     assert conflict_of(claim, passage).startswith("direction") is bool(kind)
-
-
-def test_a_neighbouring_sentence_is_read_for_direction_not_negation() -> None:
-    """A negation is read in the window's sentence closest to the claim only; in a sentence
-    beside it (``attached``) a negation neither contradicts nor hides a direction word."""
-    claim = "the error rate increases with more training data"
-    beside = "this is not surprising: the error rate decreases with more training data"
-    assert conflict_of(claim, beside) == "negation: passage not"
-    assert conflict_of(claim, beside, attached=True) == "direction: increases vs decreases"
-    assert conflict_of(claim, "the error rate does not change with it", attached=True) == ""

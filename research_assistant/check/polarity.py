@@ -244,15 +244,14 @@ def conflict_of(
     """Why the passage contradicts the claim ("negation: passage not", "direction: faster vs
     slower" (the claim's word, the passage's), "reversal: than: A vs B"), else "". Each side is
     a folded text or its Reading. ``attached``: the passage is a sentence beside the one of its
-    window closest to the claim (``beside``), where an opposite must be closely attached, and
-    where a negation is not read (it is read in the closest sentence only)."""
+    window closest to the claim (``beside``), where an opposite must be closely attached."""
     c, p = _read(claim), _read(passage)
     cw, pw = c.words, p.words
     claim_stems, passage_stems = c.stem_set, p.stem_set
     shared = claim_stems & passage_stems
     claim_neg = c.negated & shared or c.soft_negated & p.negated & shared
     passage_neg = p.negated & shared or p.soft_negated & c.negated & shared
-    if not attached and bool(claim_neg) != bool(passage_neg):
+    if bool(claim_neg) != bool(passage_neg):
         side = "passage" if passage_neg else "claim"
         return f"negation: {side} {negation_word(pw if passage_neg else cw)}"
     reversal = reversed_sides((c.words, c.stems), (p.words, p.stems), shared)

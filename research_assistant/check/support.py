@@ -319,7 +319,8 @@ def _score(
     conflict = "number" if missing else conflict_of(reading, closest.reading)
     for other in w.sentences:
         if not conflict and other is not closest:
-            conflict = conflict_of(reading, other.reading, attached=True, beside=closest.reading)
+            found = conflict_of(reading, other.reading, attached=True, beside=closest.reading)
+            conflict = "" if found.startswith("negation") else found
     window_stems = set().union(*(x.stems for x in w.sentences))
     return Support(
         score=round(min(score, 1.0), 4),
