@@ -8,6 +8,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from research_assistant import Library, check_text
 
 sys.path.insert(0, str(Path(__file__).parent / "data"))
@@ -192,19 +194,23 @@ def test_fifth_heldout_claims_never_tuned_on(claims_library: Library) -> None:
     assert table["author_not_in_library"][0] == table["author_not_in_library"][1]
 
 
-def test_sixth_heldout_claims_never_tuned_on(claims_library: Library) -> None:
-    """heldout/claims_v6.jsonl (V6.md), written at the start of the sixth session: 60 / 101
-    with 11 leaks on the code before that session's changes (237ac6d, 2026-11-23,
-    docs/BENCHMARKS.md). A floor, not a target."""
-    accuracy, leaked, table = scores(claims_library, labelled_set.HELDOUT_V6)
-    assert accuracy >= 0.59 and len(leaked) <= 11
-    assert table["wrong_paper"][0] == table["wrong_paper"][1]
-
-
-def test_seventh_heldout_claims_never_tuned_on(claims_library: Library) -> None:
-    """heldout/claims_v7.jsonl (V7.md), written at the start of the seventh session: 60 / 101
-    with 14 leaks on the code before that session's changes (31a011e, 2026-11-23,
-    docs/BENCHMARKS.md). A floor, not a target."""
-    accuracy, leaked, table = scores(claims_library, labelled_set.HELDOUT_V7)
-    assert accuracy >= 0.59 and len(leaked) <= 14
+@pytest.mark.parametrize(
+    ("path", "most_leaks"),
+    [
+        # heldout/claims_v6.jsonl (V6.md), written at the start of the sixth session: 60 / 101
+        # with 11 leaks on the code before that session's changes (237ac6d)
+        (labelled_set.HELDOUT_V6, 11),
+        # heldout/claims_v7.jsonl (V7.md), written at the start of the seventh session: 60 / 101
+        # with 14 leaks on the code before that session's changes (31a011e)
+        (labelled_set.HELDOUT_V7, 14),
+    ],
+    ids=["sixth", "seventh"],
+)
+def test_later_heldout_claims_never_tuned_on(
+    claims_library: Library, path: Path, most_leaks: int
+) -> None:
+    """The held-out sets written at the start of the sixth and seventh sessions, at their first
+    measurement (2026-11-23, docs/BENCHMARKS.md). A floor, not a target."""
+    accuracy, leaked, table = scores(claims_library, path)
+    assert accuracy >= 0.59 and len(leaked) <= most_leaks
     assert table["wrong_paper"][0] == table["wrong_paper"][1]
