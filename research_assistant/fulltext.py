@@ -134,8 +134,9 @@ class Fulltext:
                     for name, value in (("page", c.page), ("start", c.start), ("end", c.end)):
                         doc.add_unsigned(name, max(0, value))
                     doc.add_bytes("text", c.text.encode("utf-8", "surrogatepass"))
-                    if c.terms is not None and not any("\n" in t for t in c.terms):
-                        doc.add_bytes("terms", "\n".join(c.terms).encode("utf-8", "surrogatepass"))
+                    joined = "\n".join(c.terms or ())
+                    if c.terms is not None and joined.count("\n") == max(0, len(c.terms) - 1):
+                        doc.add_bytes("terms", joined.encode("utf-8", "surrogatepass"))
                     writer.add_document(doc)
                 writer.commit()
                 writer.wait_merging_threads()

@@ -13,6 +13,7 @@ import struct
 import sys
 import zlib
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -32,15 +33,17 @@ _U32 = next(code for code in "IL" if array(code).itemsize == 4)
 def _add(df: dict[str, int], chunks: Iterable[Chunk], step: int) -> int:
     """Add ``step`` to the count of every term of each chunk (its own terms when it carries
     them: an ingest's readers made them); the number of chunks."""
+    bag: Counter[str] = Counter()
     n = 0
     for c in chunks:
         n += 1
-        for t in chunk_terms(c):
-            k = df.get(t, 0) + step
-            if k > 0:
-                df[t] = k
-            else:
-                df.pop(t, None)
+        bag.update(chunk_terms(c))  # counted in C: a dict update per term was half the cost
+    for t, k in bag.items():
+        k = df.get(t, 0) + step * k
+        if k > 0:
+            df[t] = k
+        else:
+            df.pop(t, None)
     return n
 
 
@@ -54,17 +57,18 @@ class Counting:
     indexes and counts in one pass and never holds a whole library's term sets at once."""
 
     def __init__(self) -> None:
-        self.df: dict[str, int] = {}
+        self.df: Counter[str] = Counter()
         self.n = 0
 
     def each(self, chunks: Iterable[Chunk]) -> Iterator[Chunk]:
         for c in chunks:
             c = with_terms(c)
-            self.n += _add(self.df, (c,), 1)
+            self.df.update(c.terms or ())  # with_terms gave it its terms
+            self.n += 1
             yield c
 
     def counts(self) -> TermCounts:
-        return TermCounts(self.df, self.n)
+        return TermCounts(dict(self.df), self.n)
 
 
 @dataclass(frozen=True)
