@@ -196,6 +196,7 @@ def main() -> None:
         ("held-out v5", labelled_set.HELDOUT_V5),
         ("held-out v6", labelled_set.HELDOUT_V6),
         ("held-out v7", labelled_set.HELDOUT_V7),
+        ("held-out v8", labelled_set.HELDOUT_V8),
     ):
         outcomes = labelled_set.run_set(lib, labelled_set.load_set(path))
         table = labelled_set.accuracy(outcomes)

@@ -195,22 +195,29 @@ def test_fifth_heldout_claims_never_tuned_on(claims_library: Library) -> None:
 
 
 @pytest.mark.parametrize(
-    ("path", "most_leaks"),
+    ("path", "least_accuracy", "most_leaks", "wrong_paper_missed"),
     [
         # heldout/claims_v6.jsonl (V6.md), written at the start of the sixth session: 60 / 101
         # with 11 leaks on the code before that session's changes (237ac6d)
-        (labelled_set.HELDOUT_V6, 11),
+        (labelled_set.HELDOUT_V6, 0.59, 11, 0),
         # heldout/claims_v7.jsonl (V7.md), written at the start of the seventh session: 60 / 101
         # with 14 leaks on the code before that session's changes (31a011e)
-        (labelled_set.HELDOUT_V7, 14),
+        (labelled_set.HELDOUT_V7, 0.59, 14, 0),
+        # heldout/claims_v8.jsonl (CLAIMS_V8.md), written in the eighth session and measured
+        # once, on 8ac95b2: 56 / 101 with 14 leaks, wrong_paper 11 / 12
+        (labelled_set.HELDOUT_V8, 0.55, 14, 1),
     ],
-    ids=["sixth", "seventh"],
+    ids=["sixth", "seventh", "eighth"],
 )
 def test_later_heldout_claims_never_tuned_on(
-    claims_library: Library, path: Path, most_leaks: int
+    claims_library: Library,
+    path: Path,
+    least_accuracy: float,
+    most_leaks: int,
+    wrong_paper_missed: int,
 ) -> None:
-    """The held-out sets written at the start of the sixth and seventh sessions, at their first
+    """The held-out sets written in the sixth, seventh and eighth sessions, at their first
     measurement (2026-11-23, docs/BENCHMARKS.md). A floor, not a target."""
     accuracy, leaked, table = scores(claims_library, path)
-    assert accuracy >= 0.59 and len(leaked) <= most_leaks
-    assert table["wrong_paper"][0] == table["wrong_paper"][1]
+    assert accuracy >= least_accuracy and len(leaked) <= most_leaks
+    assert table["wrong_paper"][1] - table["wrong_paper"][0] <= wrong_paper_missed

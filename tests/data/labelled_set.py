@@ -37,6 +37,7 @@ HELDOUT_V4 = DATA / "heldout" / "claims_v4.jsonl"  # the fourth held-out set (he
 HELDOUT_V5 = DATA / "heldout" / "claims_v5.jsonl"  # the fifth held-out set (heldout/V5.md)
 HELDOUT_V6 = DATA / "heldout" / "claims_v6.jsonl"  # the sixth held-out set (heldout/V6.md)
 HELDOUT_V7 = DATA / "heldout" / "claims_v7.jsonl"  # the seventh held-out set (heldout/V7.md)
+HELDOUT_V8 = DATA / "heldout" / "claims_v8.jsonl"  # the eighth (heldout/CLAIMS_V8.md)
 EXTRA_BIB = DATA / "verification_extra.bib"
 
 
