@@ -49,7 +49,12 @@ def _fraction_words(m: re.Match[str]) -> str:
         return f"{top / bottom:.3g} "
     if top == 1 and bottom >= 5 and not m.group(4):
         return m.group()
-    return f"{100 * top / bottom:.1f} %" + (m.group(4) or "")
+    share = 100 * top / bottom
+    # a third is 33.33... %: written to the whole per cent, the precision a paper's "33%" has
+    # ("a third" agrees with 33 %, 33.3 % and 0.333; 34 % is another share); halves, fifths,
+    # quarters and eighths are exact to a tenth
+    written = f"{share:.1f}" if abs(share * 10 - round(share * 10)) < 1e-9 else f"{share:.0f}"
+    return f"{written} %" + (m.group(4) or "")
 
 
 def fractions_as_shares(text: str) -> str:

@@ -76,8 +76,29 @@ _ONE_IN = re.compile(r"(?<![\d/.])1/(\d{2,5})(?![\d/])(?=\s+(?:of|the)\b)")
 _FLAT_POWER = re.compile(r"(?<![\d.])10\u2212(\d{1,3})(?![\d.])")
 # "5 Performance", "5.3 Fault Tolerance" opening a line: a section heading's number.
 _HEADING = re.compile(r"(?:^|\n)\s*$")
-_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-_SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*(thousand|million|billion|trillion)\b", re.I)
+_SCALE = {
+    "hundred": 1e2, "thousand": 1e3, "million": 1e6, "mln": 1e6, "billion": 1e9, "bn": 1e9,
+    "bln": 1e9, "trillion": 1e12,
+}  # fmt: skip
+# "35 hundred" is 3,500 (alpha2digit left "35 100", a number with a space between thousands),
+# "1.2 bn" and "4 mln" as business and European writing abbreviate; "five hundred thousand"
+# is the word reader's.
+_SCALED = re.compile(
+    r"(\d+(?:\.\d+)?)\s*(hundred(?!\s+(?:thousand|million|billion))|thousand|million|mln|billion"
+    r"|bn|bln|trillion)\b",
+    re.I,
+)
+# "twofold", "tenfold" (one word; "2-fold" reads as "2 fold"), "a factor of two": multipliers.
+_FOLD_WORD = re.compile(
+    r"\b(two|three|four|five|six|seven|eight|nine|ten|hundred|thousand)fold\b", re.I
+)
+_FOLD_VALUES = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "hundred": 100, "thousand": 1000,
+}  # fmt: skip
+_FACTOR_OF = re.compile(
+    r"\bfactor\s+of\s+(\d+(?:\.\d+)?|two|three|four|five|six|seven|eight|nine|ten)\b", re.I
+)
 # alpha2digit reads "3.5 million" as "3.5 1000000": a decimal then a bare power of a thousand.
 _SPLIT_SCALE = re.compile(r"(\d+\.\d+) (1000|1000000|1000000000|1000000000000)\b")
 _SMALL = "one two three four five six seven eight nine ten".split()
@@ -164,6 +185,11 @@ def _normalise(text: str, small_words: bool = False) -> str:
     text = _WORDS.sub(lambda m: _WORD_VALUES[m.group(1).lower()], text)
     text = _FRACTION.sub(lambda m: f"{100 * int(m.group(1)) / int(m.group(2)):.1f} %", text)
     text = re.sub(r"(?<=\w)-fold\b", " fold", text)
+    if "fold" in text or "factor" in text:
+        text = _FOLD_WORD.sub(lambda m: f"{_FOLD_VALUES[m.group(1).lower()]} fold", text)
+        text = _FACTOR_OF.sub(
+            lambda m: f"factor of {_FOLD_VALUES.get(m.group(1).lower(), m.group(1))} times", text
+        )
     text = _SCALED.sub(lambda m: _scaled(m.group(1), _SCALE[m.group(2).lower()]), text)
     if _NUMBER_WORD.search(text):
         text = in_digits(text, "en", small_words)
@@ -193,10 +219,10 @@ def quantities(text: str, *, small_words: bool = False) -> tuple[Quantity, ...]:
     Number words below ten count only before a unit ("one terabyte"; "one of the workers"
     states no value) unless ``small_words``: evidence reads them all, so that a claim's "10
     participants" finds the paper's "ten participants"."""
-    if (
-        not _MAY_HOLD.search(text)
-        and not _NUMBER_WORDS & set(_LETTERS.findall(text.lower()))
+    if not _MAY_HOLD.search(text) and (
+        not _NUMBER_WORDS & set(_LETTERS.findall(lower := text.lower()))
         and not GERMAN_NUMBER.search(text)
+        and "fold" not in lower
     ):
         return ()  # most sentences: no digit, no number word (the passes below cost ~100 µs)
     norm = _normalise(text, small_words)

@@ -159,7 +159,7 @@ def test_a_section_number_opening_a_heading_states_no_value(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "value", "unit"),
     [
-        ("two thirds of the participants", 66.7, "%"),
+        ("two thirds of the participants", 67, "%"),  # to the whole per cent (number_words)
         ("a tenth of a magnitude", 0.1, ""),  # a part of one unit: a value in it
         ("two tenths of a magnitude", 0.2, ""),
         ("a quarter of an hour", 900, "s"),
@@ -200,3 +200,36 @@ def test_a_part_of_a_whole_states_its_share_in_the_evidence() -> None:
     assert agrees_any(two_thirds, evidence) and not agrees_any(most, evidence)
     assert [q.value for q in quantities("4 of the 6 participants")] == [4, 6]
     assert quantities("a fifth experiment was run") == ()  # an ordinal, not a share
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "agrees"),
+    [
+        ("35 hundred users", "3,500 users", True),  # was read as 35,100
+        ("1.2 bn tokens", "1.2 billion tokens", True),
+        ("4 mln images", "4,000,000 images", True),
+        ("five hundred thousand pages", "500,000 pages", True),
+        ("a twofold speedup", "a 2x speedup", True),
+        ("a tenfold increase", "a 10-fold increase", True),
+        ("faster by a factor of two", "2 times faster", True),
+        ("a factor of 3.5 smaller", "3.5x smaller", True),
+        ("one third of runs", "33% of runs", True),
+        ("one third of runs", "33.3% of runs", True),
+        ("two thirds of the papers", "66.7% of the papers", True),
+        ("one sixth of the runs", "16.7% of the runs", True),
+        ("35 hundred users", "35,100 users", False),
+        ("1.2 bn tokens", "1.2 million tokens", False),
+        ("a threefold speedup", "a 2x speedup", False),
+        ("one third of runs", "40% of runs", False),
+        ("two thirds of the papers", "60% of the papers", False),
+    ],
+)
+def test_scale_words_multipliers_and_fractions_agree_as_values(
+    claim: str, evidence: str, agrees: bool
+) -> None:
+    """Numbers in forms a writer uses for the paper's: a scale word after digits, an abbreviated
+    billion or million, a one-word multiplier, "a factor of", a fraction against its rounded
+    percentage."""
+    ours, theirs = quantities(claim), quantities(evidence, small_words=True)
+    assert ours and theirs
+    assert all(agrees_any(q, theirs) for q in ours) is agrees
