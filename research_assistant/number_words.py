@@ -15,6 +15,7 @@ __all__ = [
     "fractions_as_shares",
     "german_in_digits",
     "in_digits",
+    "share_text",
 ]
 
 # "two thirds", "a tenth of a magnitude", "three quarters": a share, read as a percentage (which
@@ -36,7 +37,9 @@ _FRACTION_WORDS = re.compile(
     + "|".join(sorted(DENOMINATORS, key=len, reverse=True))
     + r")|(half))\b(\s+of\b)?"
     # "a quarter of an hour", "half an hour": a part of one unit, a value in that unit
-    r"(\s+an?\s+(?=(?:hour|minute|second|day|week|month|year|magnitude|metre|meter|mile)\b))?",
+    r"(\s+an?\s+(?=(?:hour|minute|second|day|week|month|year|magnitude|metre|meter|mile"
+    # "a quarter of a million": a part of one scale word, a value in it
+    r"|thousand|million|billion)\b))?",
     re.I,
 )
 
@@ -49,12 +52,16 @@ def _fraction_words(m: re.Match[str]) -> str:
         return f"{top / bottom:.3g} "
     if top == 1 and bottom >= 5 and not m.group(4):
         return m.group()
-    share = 100 * top / bottom
-    # a third is 33.33... %: written to the whole per cent, the precision a paper's "33%" has
-    # ("a third" agrees with 33 %, 33.3 % and 0.333; 34 % is another share); halves, fifths,
-    # quarters and eighths are exact to a tenth
-    written = f"{share:.1f}" if abs(share * 10 - round(share * 10)) < 1e-9 else f"{share:.0f}"
-    return f"{written} %" + (m.group(4) or "")
+    return share_text(100 * top / bottom) + (m.group(4) or "")
+
+
+def share_text(share: float) -> str:
+    """A fraction's share as the number reader reads it: "33 %" for a third (33.33... %, written
+    to the whole per cent, the precision a paper's "33%" has: a third agrees with 33 %, 33.3 %
+    and 0.333, not with 34 %); "12.5 %" for an eighth (halves, quarters, fifths, eighths and
+    tenths are exact to a tenth)."""
+    exact = abs(share * 10 - round(share * 10)) < 1e-9
+    return f"{share:.1f} %" if exact else f"{share:.0f} %"
 
 
 def fractions_as_shares(text: str) -> str:

@@ -217,6 +217,25 @@ def test_a_part_of_a_whole_states_its_share_in_the_evidence() -> None:
         ("one third of runs", "33.3% of runs", True),
         ("two thirds of the papers", "66.7% of the papers", True),
         ("one sixth of the runs", "16.7% of the runs", True),
+        ("1/3 of the runs", "0.33 of the runs", True),
+        ("a quarter of a million pages", "250,000 pages", True),  # was 25 % and a million
+        ("one and a half million pages", "1.5 million pages", True),  # was 50 % and a million
+        ("two dozen runs", "24 runs", True),  # was 12
+        ("one in five users", "20% of users", True),
+        ("1 in 5 users", "20% of the users", True),
+        ("an error rate of one in a thousand", "an error rate of 0.1%", True),
+        ("three orders of magnitude faster", "1000x faster", True),
+        ("one in five timepoints is sampled", "every fifth timepoint is sampled", True),
+        ("10% of the epochs", "every 10th epoch", True),
+        ("10^6 rows", "1.2 million rows", True),  # one significant digit, as "a million"
+        ("2^10 entries", "1024 entries", True),
+        ("10^6 rows", "2,000,000 rows", False),  # agreed: the exponent was given half a unit
+        ("10^10 records", "2 × 10^10 records", False),
+        ("2^10 entries", "1000 entries", False),
+        ("a quarter of a million pages", "25,000 pages", False),
+        ("two dozen runs", "12 runs", False),
+        ("one in five users", "25% of users", False),
+        ("three orders of magnitude faster", "10x faster", False),
         ("35 hundred users", "35,100 users", False),
         ("1.2 bn tokens", "1.2 million tokens", False),
         ("a threefold speedup", "a 2x speedup", False),
@@ -233,3 +252,9 @@ def test_scale_words_multipliers_and_fractions_agree_as_values(
     ours, theirs = quantities(claim), quantities(evidence, small_words=True)
     assert ours and theirs
     assert all(agrees_any(q, theirs) for q in ours) is agrees
+
+
+def test_every_other_is_no_rate() -> None:
+    """"every other layer used 0.1" means all the others, not every second one."""
+    assert not quantities("every other layer", small_words=True)
+    assert not quantities("logged every second", small_words=True)
