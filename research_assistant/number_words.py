@@ -1,6 +1,7 @@
 """Numbers written in words that the English reader (text_to_num's alpha2digit, in
-quantities) leaves alone (pure): shares ("two thirds", "a tenth of"), and a German sentence's
-number words ("fünfundzwanzig")."""
+quantities) leaves alone (pure): shares ("two thirds", "a tenth of", "one in five", "every
+fifth"), multiples ("two dozen", "twofold", "a factor of two", "three orders of magnitude"),
+and a German sentence's number words ("fünfundzwanzig")."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ __all__ = [
     "fractions_as_shares",
     "german_in_digits",
     "in_digits",
+    "multiples",
     "share_text",
+    "shares_and_multiples",
 ]
 
 # "two thirds", "a tenth of a magnitude", "three quarters": a share, read as a percentage (which
@@ -95,4 +98,80 @@ def german_in_digits(text: str, small_words: bool) -> str:
     """A German sentence's number words as digits ("unter 25 Sekunden"); other text as it is."""
     if GERMAN_NUMBER.search(text) and len(_GERMAN.findall(text)) >= _GERMAN_WORDS:
         return in_digits(text, "de", small_words)
+    return text
+
+
+# Forms of counts, shares and multiples that neither alpha2digit nor the fractions above read.
+# "twofold", "tenfold" (one word; "2-fold" reads as "2 fold"), "a factor of two": multipliers.
+_FOLD_WORD = re.compile(
+    r"\b(two|three|four|five|six|seven|eight|nine|ten|hundred|thousand)fold\b", re.I
+)
+_FOLD_VALUES = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "hundred": 100, "thousand": 1000,
+}  # fmt: skip
+_COUNT_WORDS = {
+    w: i for i, w in enumerate("one two three four five six seven eight nine ten".split(), 1)
+} | {"a": 1, "an": 1, "a single": 1}
+_COUNT = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
+# "two dozen runs" (24; "a dozen" is the number reader's), "one and a half million" (1.5 million)
+_DOZENS = re.compile(rf"\b{_COUNT}\s+dozen\b", re.I)
+_AND_A_HALF = re.compile(rf"\b{_COUNT}\s+and\s+a\s+half\b", re.I)
+# "one in five", "1 in 5 users", "one in a thousand": a share
+_ONE_IN_WORDS = re.compile(
+    r"\b(one|1|a single)\s+in\s+(?:every\s+)?(\d+|two|three|four|five|six|seven|eight|nine"
+    r"|ten|a hundred|a thousand|a million)\b(?![.,]\d)",
+    re.I,
+)
+# "every fifth timepoint", "every 10th epoch": one in five, in ten ("every other layer" is all
+# the others as often as every second one, and "every second" a rate in time: neither is read)
+_ORDINALS = {
+    "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "hundredth": 100, "thousandth": 1000,
+}  # fmt: skip
+_EVERY_NTH = re.compile(r"\bevery\s+(" + "|".join(_ORDINALS) + r"|(\d+)(?:st|nd|rd|th))\b", re.I)
+# "three orders of magnitude faster": about a thousand times
+_ORDERS = re.compile(r"\b(an|one|two|three|four|five|six|\d)\s+orders?\s+of\s+magnitude\b", re.I)
+_FACTOR_OF = re.compile(
+    r"\bfactor\s+of\s+(\d+(?:\.\d+)?|two|three|four|five|six|seven|eight|nine|ten)\b", re.I
+)
+_POWERS = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+
+
+def _count(word: str) -> int:
+    """A small count written in digits or words ("2", "two", "a hundred")."""
+    word = word.lower()
+    if word.isdigit():
+        return int(word)
+    if word.startswith("a ") and word[2:] in _POWERS:
+        return _POWERS[word[2:]]
+    return _COUNT_WORDS[word]
+
+
+def shares_and_multiples(text: str) -> str:
+    """``text`` with fractions (fractions_as_shares), "N dozen", "N and a half", "one in N",
+    "every Nth" and "N orders of magnitude" in digits."""
+    if "dozen" in text or " half" in text:  # before "a half" is read as a share
+        text = _DOZENS.sub(lambda m: f"{12 * _count(m.group(1))}", text)
+        text = _AND_A_HALF.sub(lambda m: f"{_count(m.group(1)) + 0.5:g}", text)
+    text = fractions_as_shares(text)
+    if " in " in text:
+        text = _ONE_IN_WORDS.sub(lambda m: share_text(100 / _count(m.group(2))), text)
+    if "very " in text:  # "every", "Every"
+        text = _EVERY_NTH.sub(
+            lambda m: share_text(100 / int(m.group(2) or _ORDINALS[m.group(1).lower()])), text
+        )
+    if "magnitude" in text:
+        text = _ORDERS.sub(lambda m: f"about {10 ** _count(m.group(1))} times", text)
+    return text
+
+
+def multiples(text: str) -> str:
+    """``text`` with "twofold" and "a factor of N" as "2 fold" and "N times" (after "2-fold"
+    became "2 fold")."""
+    if "fold" in text or "factor" in text:
+        text = _FOLD_WORD.sub(lambda m: f"{_FOLD_VALUES[m.group(1).lower()]} fold", text)
+        text = _FACTOR_OF.sub(
+            lambda m: f"factor of {_FOLD_VALUES.get(m.group(1).lower(), m.group(1))} times", text
+        )
     return text

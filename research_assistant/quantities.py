@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from research_assistant.number_words import (
     DENOMINATORS,
     GERMAN_NUMBER,
-    fractions_as_shares,
     german_in_digits,
     in_digits,
+    multiples,
     share_text,
+    shares_and_multiples,
 )
 from research_assistant.units import CAPS_UNITS, UNITS
 
@@ -88,39 +89,6 @@ _SCALED = re.compile(
     r"(\d+(?:\.\d+)?)\s*(hundred(?!\s+(?:thousand|million|billion))|thousand|million|mln|billion"
     r"|bn|bln|trillion)\b",
     re.I,
-)
-# "twofold", "tenfold" (one word; "2-fold" reads as "2 fold"), "a factor of two": multipliers.
-_FOLD_WORD = re.compile(
-    r"\b(two|three|four|five|six|seven|eight|nine|ten|hundred|thousand)fold\b", re.I
-)
-_FOLD_VALUES = {
-    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-    "ten": 10, "hundred": 100, "thousand": 1000,
-}  # fmt: skip
-_COUNT_WORDS = {
-    w: i for i, w in enumerate("one two three four five six seven eight nine ten".split(), 1)
-} | {"a": 1, "an": 1, "a single": 1}
-_COUNT = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
-# "two dozen runs" (24; "a dozen" is _WORD_VALUES'), "one and a half million" (1.5 million)
-_DOZENS = re.compile(rf"\b{_COUNT}\s+dozen\b", re.I)
-_AND_A_HALF = re.compile(rf"\b{_COUNT}\s+and\s+a\s+half\b", re.I)
-# "one in five", "1 in 5 users", "one in a thousand": a share
-_ONE_IN_WORDS = re.compile(
-    r"\b(one|1|a single)\s+in\s+(?:every\s+)?(\d+|two|three|four|five|six|seven|eight|nine"
-    r"|ten|a hundred|a thousand|a million)\b(?![.,]\d)",
-    re.I,
-)
-# "every fifth timepoint", "every 10th epoch": one in five, in ten ("every other layer" is all
-# the others as often as every second one, and "every second" a rate in time: neither is read)
-_ORDINALS = {
-    "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10, "hundredth": 100, "thousandth": 1000,
-}  # fmt: skip
-_EVERY_NTH = re.compile(r"\bevery\s+(" + "|".join(_ORDINALS) + r"|(\d+)(?:st|nd|rd|th))\b", re.I)
-# "three orders of magnitude faster": about a thousand times
-_ORDERS = re.compile(r"\b(an|one|two|three|four|five|six|\d)\s+orders?\s+of\s+magnitude\b", re.I)
-_FACTOR_OF = re.compile(
-    r"\bfactor\s+of\s+(\d+(?:\.\d+)?|two|three|four|five|six|seven|eight|nine|ten)\b", re.I
 )
 # alpha2digit reads "3.5 million" as "3.5 1000000": a decimal then a bare power of a thousand.
 _SPLIT_SCALE = re.compile(r"(\d+\.\d+) (1000|1000000|1000000000|1000000000000)\b")
@@ -204,26 +172,10 @@ def _normalise(text: str, small_words: bool = False) -> str:
         text = _WORD_UNIT.sub(r"\1 ", text)
     text = _ONE_IN.sub(lambda m: f"{100 / int(m.group(1)):.3g} %", text)
     text = _SUPER_RUN.sub(lambda m: "^" + m.group(1).translate(_SUPER), text)
-    if "dozen" in text or " half" in text:  # before "a half" is read as a share
-        text = _DOZENS.sub(lambda m: f"{12 * _count(m.group(1))}", text)
-        text = _AND_A_HALF.sub(lambda m: f"{_count(m.group(1)) + 0.5:g}", text)
-    text = fractions_as_shares(text)
-    if " in " in text:
-        text = _ONE_IN_WORDS.sub(lambda m: share_text(100 / _count(m.group(2))), text)
-    if "very " in text:  # "every", "Every"
-        text = _EVERY_NTH.sub(
-            lambda m: share_text(100 / int(m.group(2) or _ORDINALS[m.group(1).lower()])), text
-        )
-    if "magnitude" in text:
-        text = _ORDERS.sub(lambda m: f"about {10 ** _count(m.group(1))} times", text)
+    text = shares_and_multiples(text)
     text = _WORDS.sub(lambda m: _WORD_VALUES[m.group(1).lower()], text)
     text = _FRACTION.sub(lambda m: share_text(100 * int(m.group(1)) / int(m.group(2))), text)
-    text = re.sub(r"(?<=\w)-fold\b", " fold", text)
-    if "fold" in text or "factor" in text:
-        text = _FOLD_WORD.sub(lambda m: f"{_FOLD_VALUES[m.group(1).lower()]} fold", text)
-        text = _FACTOR_OF.sub(
-            lambda m: f"factor of {_FOLD_VALUES.get(m.group(1).lower(), m.group(1))} times", text
-        )
+    text = multiples(re.sub(r"(?<=\w)-fold\b", " fold", text))
     text = _SCALED.sub(lambda m: _scaled(m.group(1), _SCALE[m.group(2).lower()]), text)
     if _NUMBER_WORD.search(text):
         text = in_digits(text, "en", small_words)
@@ -231,16 +183,6 @@ def _normalise(text: str, small_words: bool = False) -> str:
     text = german_in_digits(text, small_words)
     text = _BETWEEN.sub(r"\1 to ", text)
     return _SPLIT_SCALE.sub(lambda m: _scaled(m.group(1), float(m.group(2))), text)
-
-
-def _count(word: str) -> int:
-    """A small count written in digits or words ("2", "two", "a hundred")."""
-    word = word.lower()
-    if word.isdigit():
-        return int(word)
-    if word.startswith("a ") and word[2:] in _SCALE:
-        return int(_SCALE[word[2:]])
-    return _COUNT_WORDS[word]
 
 
 def _scaled(number: str, factor: float) -> str:
