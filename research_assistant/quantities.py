@@ -76,6 +76,7 @@ _ONE_IN = re.compile(r"(?<![\d/.])1/(\d{2,5})(?![\d/])(?=\s+(?:of|the)\b)")
 # "10−22 eV": a power of ten whose raised exponent a PDF flattened, kept apart from a range
 # by its true minus sign (U+2212; ranges use a hyphen or an en dash).
 _FLAT_POWER = re.compile(r"(?<![\d.])10\u2212(\d{1,3})(?![\d.])")
+_LATEX_POWER = re.compile(r"\^\{\s*([-+−]?\d+(?:\.\d+)?)\s*\}")
 # "5 Performance", "5.3 Fault Tolerance" opening a line: a section heading's number.
 _HEADING = re.compile(r"(?:^|\n)\s*$")
 _SCALE = {
@@ -172,6 +173,8 @@ def _normalise(text: str, small_words: bool = False) -> str:
         text = _WORD_UNIT.sub(r"\1 ", text)
     text = _ONE_IN.sub(lambda m: f"{100 / int(m.group(1)):.3g} %", text)
     text = _SUPER_RUN.sub(lambda m: "^" + m.group(1).translate(_SUPER), text)
+    if "{" in text or "\\" in text:  # LaTeX: "3.5 \times 10^{6}", "10^{-3}"
+        text = _LATEX_POWER.sub(r"^\1", text.replace("\\times", "×").replace("\\cdot", "·"))
     text = shares_and_multiples(text)
     text = _WORDS.sub(lambda m: _WORD_VALUES[m.group(1).lower()], text)
     text = _FRACTION.sub(lambda m: share_text(100 * int(m.group(1)) / int(m.group(2))), text)

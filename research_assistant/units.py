@@ -43,6 +43,8 @@ _add("pc", 1e6, "mpc")
 _add("g", 1.0, "g", "gram", "grams")
 _add("g", 1e3, "kg", "kilogram", "kilograms")
 _add("g", 1e-3, "mg", "milligram", "milligrams")
+_add("g", 1e-6, "µg", "μg", "ug", "microgram", "micrograms")
+_add("g", 1e-9, "ng", "nanogram", "nanograms")
 for _prefix, _factor in (("", 1.0), ("k", 1e3), ("m", 1e6), ("g", 1e9)):
     _add("Hz", _factor, _prefix + "hz")
     _add("eV", _factor, _prefix + "ev")

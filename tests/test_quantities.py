@@ -236,6 +236,11 @@ def test_a_part_of_a_whole_states_its_share_in_the_evidence() -> None:
         ("two dozen runs", "12 runs", False),
         ("one in five users", "25% of users", False),
         ("three orders of magnitude faster", "10x faster", False),
+        ("10^{-3} s", "1 ms", True),  # LaTeX, as a manuscript's source writes it
+        ("3.5 \\times 10^{6} users", "3,500,000 users", True),
+        ("3000 µg of protein", "3 mg of protein", True),
+        ("3.5 \\times 10^{6} users", "3.6 million users", False),
+        ("5 ng of protein", "5 µg of protein", False),
         ("35 hundred users", "35,100 users", False),
         ("1.2 bn tokens", "1.2 million tokens", False),
         ("a threefold speedup", "a 2x speedup", False),
@@ -255,6 +260,6 @@ def test_scale_words_multipliers_and_fractions_agree_as_values(
 
 
 def test_every_other_is_no_rate() -> None:
-    """"every other layer used 0.1" means all the others, not every second one."""
+    """ "every other layer used 0.1" means all the others, not every second one."""
     assert not quantities("every other layer", small_words=True)
     assert not quantities("logged every second", small_words=True)
