@@ -5,6 +5,7 @@ passages a second reader (the model judge) and a widened answer are given."""
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Sequence
 
 from research_assistant.check.passages import (
@@ -38,14 +39,14 @@ def chunk_overlap(
     written that it holds (or, ``forms``, as the paper may write them); and minus its index
     (ties go to the earlier chunk)."""
     scores = [0.0] * len(paper.prepped)
-    for t in want:
+    for t in sorted(want):  # in one order: float sums in a set's order change with the hash seed
         posting = paper.postings.get(t)
         if posting:
             w = ctx.weight(t)
             for i in posting:
                 scores[i] += w
-    for acronym, words in (aliases or {}).items():  # a chunk using it holds its words
-        w = sum(map(ctx.weight, words))
+    for acronym, words in sorted((aliases or {}).items()):  # a chunk using it holds its words
+        w = math.fsum(map(ctx.weight, words))
         for i in paper.postings.get(acronym, ()):
             scores[i] += w
     if digits or forms:

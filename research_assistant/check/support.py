@@ -16,6 +16,7 @@ it is reported (``Support.unstated``), one stating all of the claim's numbers an
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import NamedTuple
@@ -115,7 +116,9 @@ def best_support(
         return Support(0.0, None, "")
     paper = paper_of(chunks)
     want, aliases = expand_acronyms(claim, want, paper)
-    total = sum(ctx.weight(t) for t in want)
+    # math.fsum: a sum of a set's weights is the same in any order (sum() was not: the order
+    # of a set of strings changes with PYTHONHASHSEED, and windows tied but for the last bit)
+    total = math.fsum(ctx.weight(t) for t in want)
     prepped = paper.prepped
     claim_text = LINE_HYPHEN.sub("", claim)
     # The claim's numbers as written pick windows too: "44%" finds its sentence when the words
@@ -142,13 +145,13 @@ def best_support(
         for j, sent in enumerate(sents):
             if not found[j] and not hits[j]:  # nothing of the claim: no window starts here
                 continue  # (one with the next sentence scores as that sentence alone)
-            cover = sum(map(weight.__getitem__, found[j])) / total
+            cover = math.fsum(map(weight.__getitem__, found[j])) / total
             pick = cover + NUMBER_PICK * hits[j]
             near = (max(0, j - _NEAR), j, j + 1, j + 1 + _NEAR)
             single = _Window(cover, chunks[-i], (sent,), sents, near)
             windows.append((pick, sent.start - sent.end, single))
             if j + 1 < len(sents) and (found[j + 1] - found[j] or hits[j + 1]):
-                both = sum(map(weight.__getitem__, found[j] | found[j + 1])) / total
+                both = math.fsum(map(weight.__getitem__, found[j] | found[j + 1])) / total
                 pick = both + NUMBER_PICK * max(hits[j], hits[j + 1])
                 near = (max(0, j - _NEAR), j, j + 2, j + 2 + _NEAR)
                 pair = _Window(both, chunks[-i], (sent, sents[j + 1]), sents, near)
@@ -157,7 +160,7 @@ def best_support(
                 # the sentences before it say what "this network" is
                 lead = sents[j - _LEAD_IN : j + 1]
                 terms_of = set().union(*found[j - _LEAD_IN : j + 1])
-                three = sum(map(weight.__getitem__, terms_of)) / total
+                three = math.fsum(map(weight.__getitem__, terms_of)) / total
                 near = (max(0, j - _LEAD_IN - 1), j - _LEAD_IN, j + 1, j + 2)
                 windows.append(
                     (
