@@ -13,12 +13,14 @@ from text_to_num import alpha2digit
 __all__ = [
     "DENOMINATORS",
     "GERMAN_NUMBER",
+    "WORD_VALUES",
     "fractions_as_shares",
     "german_in_digits",
     "in_digits",
     "multiples",
     "share_text",
     "shares_and_multiples",
+    "word_values",
 ]
 
 # "two thirds", "a tenth of a magnitude", "three quarters": a share, read as a percentage (which
@@ -38,7 +40,7 @@ DENOMINATORS = {
 _FRACTION_WORDS = re.compile(
     r"\b(?:(an?|one|two|three|four|five|six|seven|eight|nine)[\s-]+("
     + "|".join(sorted(DENOMINATORS, key=len, reverse=True))
-    + r")|(half))\b(\s+of\b)?"
+    + r")|(half))\b(?!-)(\s+of\b)?"
     # "a quarter of an hour", "half an hour": a part of one unit, a value in that unit
     r"(\s+an?\s+(?=(?:hour|minute|second|day|week|month|year|magnitude|metre|meter|mile"
     # "a quarter of a million": a part of one scale word, a value in it
@@ -175,3 +177,32 @@ def multiples(text: str) -> str:
             lambda m: f"factor of {_FOLD_VALUES.get(m.group(1).lower(), m.group(1))} times", text
         )
     return text
+
+
+# Words text_to_num leaves alone: multipliers and fractions.
+WORD_VALUES = {
+    "a dozen": "12",
+    "dozen": "12",
+    "twice": "2 times",
+    "double": "2 times",
+    "doubled": "2 times",
+    "thrice": "3 times",
+    "triple": "3 times",
+    "tripled": "3 times",
+    "half a": "0.5",
+    "half": "50 %",
+    # the word reader reads these on ("one hundred and fifty" is 150, not 100 and 50)
+    "a hundred": "one hundred",
+    "a thousand": "one thousand",
+    "a million": "one million",
+    "a billion": "one billion",
+    "zero": "0",  # "zero errors" (not "zero-shot": _VALUE_WORDS skips a word before a hyphen)
+}
+_VALUE_WORDS = re.compile(
+    r"\b(" + "|".join(sorted(WORD_VALUES, key=len, reverse=True)) + r")\b(?!-)", re.I
+)
+
+
+def word_values(text: str) -> str:
+    """``text`` with the words of WORD_VALUES as the number reader reads them."""
+    return _VALUE_WORDS.sub(lambda m: WORD_VALUES[m.group(1).lower()], text)

@@ -23,11 +23,13 @@ from dataclasses import dataclass
 from research_assistant.number_words import (
     DENOMINATORS,
     GERMAN_NUMBER,
+    WORD_VALUES,
     german_in_digits,
     in_digits,
     multiples,
     share_text,
     shares_and_multiples,
+    word_values,
 )
 from research_assistant.units import CAPS_UNITS, UNITS
 
@@ -51,24 +53,6 @@ class Quantity:
 _SUPER = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺·", "0123456789-+.")
 _SUPER_RUN = re.compile(r"(?<=\d)([⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺][⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺·]*)")
 _MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\u2009": " ", "\u202f": " "})
-# Words text_to_num leaves alone: multipliers and fractions.
-_WORD_VALUES = {
-    "a dozen": "12",
-    "dozen": "12",
-    "twice": "2 times",
-    "double": "2 times",
-    "doubled": "2 times",
-    "thrice": "3 times",
-    "triple": "3 times",
-    "tripled": "3 times",
-    "half a": "0.5",
-    "half": "50 %",
-    "a hundred": "100",
-    "a thousand": "1000",
-    "a million": "1000000",
-    "a billion": "1000000000",
-}
-_WORDS = re.compile(r"\b(" + "|".join(sorted(_WORD_VALUES, key=len, reverse=True)) + r")\b", re.I)
 # "3/4 of the papers": a share, read as a percentage.
 _FRACTION = re.compile(r"(?<![\d/])([1-9])/([2-9]|10)(?![\d/])(?=\s+of\b)")
 # "1/200 the speed", "1/1000 of the time": a share too.
@@ -139,10 +123,10 @@ _NUMBER_WORD = re.compile(
 
 _MAY_HOLD = re.compile(r"[\d⁰¹²³⁴⁵⁶⁷⁸⁹]")
 _LETTERS = re.compile(r"[a-z]+")
-# Every word that _normalise reads as a number (_WORD_VALUES and _NUMBER_WORD): a text with
+# Every word that _normalise reads as a number (WORD_VALUES and _NUMBER_WORD): a text with
 # none of them and no digit holds no quantity.
 _NUMBER_WORDS = frozenset(
-    {w for phrase in _WORD_VALUES for w in phrase.split() if w != "a"}
+    {w for phrase in WORD_VALUES for w in phrase.split() if w != "a"}
     | set(re.findall(r"[a-z]{3,}", _NUMBER_WORD.pattern))
     | set(DENOMINATORS)
 )
@@ -166,6 +150,9 @@ _OUT_OF = re.compile(
 )
 
 
+_OUT_OF_SHARE = re.compile(r"(?<![\d.,])(\d+)\s+out\s+of\s+(\d+)(?![\d.,])")
+
+
 def _normalise(text: str, small_words: bool = False) -> str:
     text = _FLAT_POWER.sub(r"10^-\1", unicodedata.normalize("NFC", text)).translate(_MINUS)
     text = _DECIMAL_COMMA.sub(r"\1.\2", text)
@@ -176,13 +163,22 @@ def _normalise(text: str, small_words: bool = False) -> str:
     if "{" in text or "\\" in text:  # LaTeX: "3.5 \times 10^{6}", "10^{-3}"
         text = _LATEX_POWER.sub(r"^\1", text.replace("\\times", "×").replace("\\cdot", "·"))
     text = shares_and_multiples(text)
-    text = _WORDS.sub(lambda m: _WORD_VALUES[m.group(1).lower()], text)
+    text = word_values(text)
     text = _FRACTION.sub(lambda m: share_text(100 * int(m.group(1)) / int(m.group(2))), text)
     text = multiples(re.sub(r"(?<=\w)-fold\b", " fold", text))
     text = _SCALED.sub(lambda m: _scaled(m.group(1), _SCALE[m.group(2).lower()]), text)
     if _NUMBER_WORD.search(text):
         text = in_digits(text, "en", small_words)
         text = _SMALL_UNIT.sub(lambda m: f"{_SMALL.index(m.group(1).lower()) + 1} ", text)
+    if not small_words and " out of " in text:  # a claim's "9 out of 10 users" is a share
+        text = _OUT_OF_SHARE.sub(
+            lambda m: (
+                share_text(100 * int(m.group(1)) / int(m.group(2)))
+                if 0 < int(m.group(1)) <= int(m.group(2))
+                else m.group()
+            ),
+            text,
+        )
     text = german_in_digits(text, small_words)
     text = _BETWEEN.sub(r"\1 to ", text)
     return _SPLIT_SCALE.sub(lambda m: _scaled(m.group(1), float(m.group(2))), text)

@@ -241,6 +241,12 @@ def test_a_part_of_a_whole_states_its_share_in_the_evidence() -> None:
         ("3000 µg of protein", "3 mg of protein", True),
         ("3.5 \\times 10^{6} users", "3.6 million users", False),
         ("5 ng of protein", "5 µg of protein", False),
+        ("nine out of ten users", "90% of users", True),  # a claim's "out of" is a share
+        ("a hundred and fifty seconds", "150 s", True),  # was 100 and 50
+        ("zero errors", "0 errors", True),
+        ("nine out of ten users", "80% of users", False),
+        ("a hundred and fifty seconds", "100 s", False),
+        ("zero errors", "2 errors", False),  # "zero" was no number: nothing to contradict
         ("35 hundred users", "35,100 users", False),
         ("1.2 bn tokens", "1.2 million tokens", False),
         ("a threefold speedup", "a 2x speedup", False),
@@ -263,3 +269,9 @@ def test_every_other_is_no_rate() -> None:
     """ "every other layer used 0.1" means all the others, not every second one."""
     assert not quantities("every other layer", small_words=True)
     assert not quantities("logged every second", small_words=True)
+
+
+def test_words_before_a_hyphen_are_no_values() -> None:
+    """ "zero-shot", "double-blind", "half-life" name things; they state no value."""
+    for text in ("a zero-shot model", "double-blind trials", "a half-life of"):
+        assert not quantities(text), text
