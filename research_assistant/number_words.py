@@ -150,6 +150,11 @@ def _count(word: str) -> int:
     return _COUNT_WORDS[word]
 
 
+def _one_in(n: int, written: str) -> str:
+    """One in ``n`` as a share ("1 in 0" stays as written)."""
+    return share_text(100 / n) if n > 0 else written
+
+
 def shares_and_multiples(text: str) -> str:
     """``text`` with fractions (fractions_as_shares), "N dozen", "N and a half", "one in N",
     "every Nth" and "N orders of magnitude" in digits."""
@@ -158,10 +163,10 @@ def shares_and_multiples(text: str) -> str:
         text = _AND_A_HALF.sub(lambda m: f"{_count(m.group(1)) + 0.5:g}", text)
     text = fractions_as_shares(text)
     if " in " in text:
-        text = _ONE_IN_WORDS.sub(lambda m: share_text(100 / _count(m.group(2))), text)
+        text = _ONE_IN_WORDS.sub(lambda m: _one_in(_count(m.group(2)), m.group()), text)
     if "very " in text:  # "every", "Every"
         text = _EVERY_NTH.sub(
-            lambda m: share_text(100 / int(m.group(2) or _ORDINALS[m.group(1).lower()])), text
+            lambda m: _one_in(int(m.group(2) or _ORDINALS[m.group(1).lower()]), m.group()), text
         )
     if "magnitude" in text:
         text = _ORDERS.sub(lambda m: f"about {10 ** _count(m.group(1))} times", text)

@@ -275,3 +275,9 @@ def test_words_before_a_hyphen_are_no_values() -> None:
     """ "zero-shot", "double-blind", "half-life" name things; they state no value."""
     for text in ("a zero-shot model", "double-blind trials", "a half-life of"):
         assert not quantities(text), text
+
+
+def test_one_in_none_and_every_zeroth_are_no_shares() -> None:
+    """A hostile or garbled "1 in 0" or "every 0th" is read as its digits, never divided by."""
+    assert [q.value for q in quantities("1 in 0 runs")] == [1.0, 0.0]
+    assert [q.value for q in quantities("every 0th epoch")] == [0.0]
