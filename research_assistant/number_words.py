@@ -115,13 +115,13 @@ _FOLD_VALUES = {
 _COUNT_WORDS = {
     w: i for i, w in enumerate("one two three four five six seven eight nine ten".split(), 1)
 } | {"a": 1, "an": 1, "a single": 1}
-_COUNT = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
+_COUNT = r"(\d{1,6}|one|two|three|four|five|six|seven|eight|nine|ten)"
 # "two dozen runs" (24; "a dozen" is the number reader's), "one and a half million" (1.5 million)
 _DOZENS = re.compile(rf"\b{_COUNT}\s+dozen\b", re.I)
 _AND_A_HALF = re.compile(rf"\b{_COUNT}\s+and\s+a\s+half\b", re.I)
 # "one in five", "1 in 5 users", "one in a thousand": a share
 _ONE_IN_WORDS = re.compile(
-    r"\b(one|1|a single)\s+in\s+(?:every\s+)?(\d+|two|three|four|five|six|seven|eight|nine"
+    r"\b(one|1|a single)\s+in\s+(?:every\s+)?(\d{1,9}|two|three|four|five|six|seven|eight|nine"
     r"|ten|a hundred|a thousand|a million)\b(?![.,]\d)",
     re.I,
 )
@@ -131,7 +131,9 @@ _ORDINALS = {
     "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
     "eighth": 8, "ninth": 9, "tenth": 10, "hundredth": 100, "thousandth": 1000,
 }  # fmt: skip
-_EVERY_NTH = re.compile(r"\bevery\s+(" + "|".join(_ORDINALS) + r"|(\d+)(?:st|nd|rd|th))\b", re.I)
+_EVERY_NTH = re.compile(
+    r"\bevery\s+(" + "|".join(_ORDINALS) + r"|(\d{1,9})(?:st|nd|rd|th))\b", re.I
+)
 # "three orders of magnitude faster": about a thousand times
 _ORDERS = re.compile(r"\b(an|one|two|three|four|five|six|\d)\s+orders?\s+of\s+magnitude\b", re.I)
 _FACTOR_OF = re.compile(

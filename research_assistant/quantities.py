@@ -56,7 +56,7 @@ _MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\u2009": "
 # "3/4 of the papers": a share, read as a percentage.
 _FRACTION = re.compile(r"(?<![\d/])([1-9])/([2-9]|10)(?![\d/])(?=\s+of\b)")
 # "1/200 the speed", "1/1000 of the time": a share too.
-_ONE_IN = re.compile(r"(?<![\d/.])1/(\d{2,5})(?![\d/])(?=\s+(?:of|the)\b)")
+_ONE_IN = re.compile(r"(?<![\d/.])1/([1-9]\d{1,4})(?![\d/])(?=\s+(?:of|the)\b)")
 # "10−22 eV": a power of ten whose raised exponent a PDF flattened, kept apart from a range
 # by its true minus sign (U+2212; ranges use a hyphen or an en dash).
 _FLAT_POWER = re.compile(r"(?<![\d.])10\u2212(\d{1,3})(?![\d.])")
@@ -71,12 +71,12 @@ _SCALE = {
 # "1.2 bn" and "4 mln" as business and European writing abbreviate; "five hundred thousand"
 # is the word reader's.
 _SCALED = re.compile(
-    r"(\d+(?:\.\d+)?)\s*(hundred(?!\s+(?:thousand|million|billion))|thousand|million|mln|billion"
+    r"(?<![\d.])(\d+(?:\.\d+)?)\s*(hundred(?!\s+(?:thousand|million|billion))|thousand|million|mln|billion"
     r"|bn|bln|trillion)\b",
     re.I,
 )
 # alpha2digit reads "3.5 million" as "3.5 1000000": a decimal then a bare power of a thousand.
-_SPLIT_SCALE = re.compile(r"(\d+\.\d+) (1000|1000000|1000000000|1000000000000)\b")
+_SPLIT_SCALE = re.compile(r"(?<![\d.])(\d+\.\d+) (1000|1000000|1000000000|1000000000000)\b")
 _SMALL = "one two three four five six seven eight nine ten".split()
 
 _NUM = r"[-+]?(?:\d{1,3}(?:[, ]\d{3})+(?![\d.])|\d+|(?=\.\d))(?:\.\d+)?"
@@ -146,11 +146,11 @@ _WORD_UNIT = re.compile(
 _BETWEEN = re.compile(r"\bbetween\s+(\d+(?:[.,]\d+)*)\s+and\s+(?=\d)", re.I)
 # "4 out of the 6 participants": the evidence also states the share (66.7 %).
 _OUT_OF = re.compile(
-    r"(?<![\d.,])(\d+)\s+(?:out\s+)?of\s+(?:the\s+|all\s+|a\s+total\s+of\s+)?(\d+)(?![\d.,])"
+    r"(?<![\d.,])(\d{1,9})\s+(?:out\s+)?of\s+(?:the\s+|all\s+|a\s+total\s+of\s+)?(\d{1,9})(?![\d.,])"
 )
 
 
-_OUT_OF_SHARE = re.compile(r"(?<![\d.,])(\d+)\s+out\s+of\s+(\d+)(?![\d.,])")
+_OUT_OF_SHARE = re.compile(r"(?<![\d.,])(\d{1,9})\s+out\s+of\s+(\d{1,9})(?![\d.,])")
 
 
 def _normalise(text: str, small_words: bool = False) -> str:

@@ -281,3 +281,13 @@ def test_one_in_none_and_every_zeroth_are_no_shares() -> None:
     """A hostile or garbled "1 in 0" or "every 0th" is read as its digits, never divided by."""
     assert [q.value for q in quantities("1 in 0 runs")] == [1.0, 0.0]
     assert [q.value for q in quantities("every 0th epoch")] == [0.0]
+
+
+@pytest.mark.parametrize("small_words", [False, True])
+def test_hostile_numbers_never_stop_a_check(small_words: bool) -> None:
+    """A zero share or a number of thousands of digits (past int()'s 4,300-digit limit) in a
+    claim or a passage is read or left alone, never raised on."""
+    big = "9" * 5000
+    for text in ("1/00 of the runs", f"{big} of 10 runs", f"{big} out of 10", f"{big} dozen",
+                 f"every {big}th run", f"1 in {big}", f"{big} and a half"):  # fmt: skip
+        assert isinstance(quantities(text, small_words=small_words), tuple)
