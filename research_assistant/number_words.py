@@ -62,11 +62,11 @@ def _fraction_words(m: re.Match[str]) -> str:
 
 def share_text(share: float) -> str:
     """A fraction's share as the number reader reads it: "33 %" for a third (33.33... %, written
-    to the whole per cent, the precision a paper's "33%" has: a third agrees with 33 %, 33.3 %
-    and 0.333, not with 34 %); "12.5 %" for an eighth (halves, quarters, fifths, eighths and
-    tenths are exact to a tenth)."""
+    to two significant digits, the precision a paper's "33%" has: a third agrees with 33 %,
+    33.3 % and 0.333, not with 34 %; one in 300 is "0.33 %"); "12.5 %" for an eighth (halves,
+    quarters, fifths, eighths and tenths are exact to a tenth)."""
     exact = abs(share * 10 - round(share * 10)) < 1e-9
-    return f"{share:.1f} %" if exact else f"{share:.0f} %"
+    return f"{share:.1f} %" if exact else f"{share:.2g} %"
 
 
 def fractions_as_shares(text: str) -> str:

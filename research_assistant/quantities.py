@@ -145,12 +145,17 @@ _WORD_UNIT = re.compile(
 # "between 0.1 and 0.2 Tbps": a range, as "0.1 to 0.2 Tbps" is read.
 _BETWEEN = re.compile(r"\bbetween\s+(\d+(?:[.,]\d+)*)\s+and\s+(?=\d)", re.I)
 # "4 out of the 6 participants": the evidence also states the share (66.7 %).
+# A claim's "9 out of 10 users" is read as the share only (``out`` present).
 _OUT_OF = re.compile(
-    r"(?<![\d.,])(\d{1,9})\s+(?:out\s+)?of\s+(?:the\s+|all\s+|a\s+total\s+of\s+)?(\d{1,9})(?![\d.,])"
+    r"(?<![\d.,])(?P<part>\d{1,9})\s+(?P<out>out\s+)?of\s+(?:the\s+|all\s+|a\s+total\s+of\s+)?"
+    r"(?P<whole>\d{1,9})(?![\d.,])"
 )
 
 
-_OUT_OF_SHARE = re.compile(r"(?<![\d.,])(\d{1,9})\s+out\s+of\s+(\d{1,9})(?![\d.,])")
+def _part_of(m: re.Match[str]) -> float | None:
+    """The share "k (out) of N" states, in per cent; None unless 0 < k <= N."""
+    part, whole = int(m["part"]), int(m["whole"])
+    return 100 * part / whole if 0 < part <= whole else None
 
 
 def _normalise(text: str, small_words: bool = False) -> str:
@@ -158,7 +163,7 @@ def _normalise(text: str, small_words: bool = False) -> str:
     text = _DECIMAL_COMMA.sub(r"\1.\2", text)
     if "-" in text:
         text = _WORD_UNIT.sub(r"\1 ", text)
-    text = _ONE_IN.sub(lambda m: f"{100 / int(m.group(1)):.3g} %", text)
+    text = _ONE_IN.sub(lambda m: share_text(100 / int(m.group(1))), text)
     text = _SUPER_RUN.sub(lambda m: "^" + m.group(1).translate(_SUPER), text)
     if "{" in text or "\\" in text:  # LaTeX: "3.5 \times 10^{6}", "10^{-3}"
         text = _LATEX_POWER.sub(r"^\1", text.replace("\\times", "×").replace("\\cdot", "·"))
@@ -171,12 +176,8 @@ def _normalise(text: str, small_words: bool = False) -> str:
         text = in_digits(text, "en", small_words)
         text = _SMALL_UNIT.sub(lambda m: f"{_SMALL.index(m.group(1).lower()) + 1} ", text)
     if not small_words and " out of " in text:  # a claim's "9 out of 10 users" is a share
-        text = _OUT_OF_SHARE.sub(
-            lambda m: (
-                share_text(100 * int(m.group(1)) / int(m.group(2)))
-                if 0 < int(m.group(1)) <= int(m.group(2))
-                else m.group()
-            ),
+        text = _OUT_OF.sub(
+            lambda m: m.group() if not m["out"] or (k := _part_of(m)) is None else share_text(k),
             text,
         )
     text = german_in_digits(text, small_words)
@@ -218,9 +219,7 @@ def quantities(text: str, *, small_words: bool = False) -> tuple[Quantity, ...]:
             out.append(q)
     if small_words:  # the evidence: "4 out of the 6" also states two thirds
         for m in _OUT_OF.finditer(norm):
-            part, whole = int(m.group(1)), int(m.group(2))
-            if 0 < part <= whole:
-                share = 100 * part / whole
+            if (share := _part_of(m)) is not None:
                 role = _role(norm, m.start(), m.end())
                 out.append(Quantity(share, share, share, 0.05, "%", m.group(), role))
     return tuple(out)

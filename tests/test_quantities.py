@@ -245,6 +245,8 @@ def test_a_part_of_a_whole_states_its_share_in_the_evidence() -> None:
         ("a hundred and fifty seconds", "150 s", True),  # was 100 and 50
         ("zero errors", "0 errors", True),
         ("nine out of ten users", "80% of users", False),
+        ("one in 300 runs fails", "0.33% of runs fail", True),  # two significant digits,
+        ("every 300th run fails", "0.3% of runs fail", False),  # not the whole per cent (0 %)
         ("a hundred and fifty seconds", "100 s", False),
         ("zero errors", "2 errors", False),  # "zero" was no number: nothing to contradict
         ("35 hundred users", "35,100 users", False),
