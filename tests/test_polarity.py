@@ -147,6 +147,20 @@ def test_need_not_is_does_not_need() -> None:
     assert conflict_of("completed reduce tasks need to be rerun", passage).startswith("negation")
 
 
+def test_a_denial_of_the_same_words_further_from_its_negation() -> None:
+    """Both sides deny the same thing, one with its negation further from the words
+    (dev3-paraphrase-07, dev5-paraphrase-05); a denial on one side only still contradicts."""
+    passage = "the order of the decision and rationale does not affect the selector's performance"
+    claim = "the order of decision and rationale makes no difference to how well it performs"
+    assert conflict_of(claim, passage) == ""
+    assert conflict_of("the order of decision and rationale affects its performance", passage)
+    verb = "the root node of t is not necessary to be a verb, it could be a noun"
+    assert conflict_of("the root node of t need not be a verb", verb) == ""
+    # a negation eight words away from any word the claim denies is no denial of it
+    far = "the sort finishes in 891 seconds; no failures were seen among the 1800 workers"
+    assert conflict_of("the sort does not finish in 891 seconds", far).startswith("negation")
+
+
 @pytest.mark.parametrize(
     ("claim", "passage", "kind"),
     [

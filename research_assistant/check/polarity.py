@@ -26,7 +26,12 @@ from research_assistant.check.lexicon import (
     words_of,
 )
 from research_assistant.check.names import names_in
-from research_assistant.check.negation import SOFT_NEGATION, negated_by, negation_word
+from research_assistant.check.negation import (
+    SOFT_NEGATION,
+    WIDE_SCOPE,
+    negated_by,
+    negation_word,
+)
 from research_assistant.check.reversal import COMPARATIVES, reversed_sides
 from research_assistant.terms import stem
 from research_assistant.text import STOPWORDS
@@ -251,6 +256,11 @@ def conflict_of(
     shared = claim_stems & passage_stems
     claim_neg = c.negated & shared or c.soft_negated & p.negated & shared
     passage_neg = p.negated & shared or p.soft_negated & c.negated & shared
+    # the other side denies one of the same words, further from its negation
+    if claim_neg and not passage_neg and claim_neg & negated_by(pw, scope=WIDE_SCOPE):
+        claim_neg = set()
+    if passage_neg and not claim_neg and passage_neg & negated_by(cw, scope=WIDE_SCOPE):
+        passage_neg = set()
     if bool(claim_neg) != bool(passage_neg):
         side = "passage" if passage_neg else "claim"
         return f"negation: {side} {negation_word(pw if passage_neg else cw)}"
