@@ -197,6 +197,7 @@ def main() -> None:
         ("held-out v6", labelled_set.HELDOUT_V6),
         ("held-out v7", labelled_set.HELDOUT_V7),
         ("held-out v8", labelled_set.HELDOUT_V8),
+        ("held-out v9", labelled_set.HELDOUT_V9),
     ):
         outcomes = labelled_set.run_set(lib, labelled_set.load_set(path))
         table = labelled_set.accuracy(outcomes)

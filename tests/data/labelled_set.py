@@ -38,6 +38,7 @@ HELDOUT_V5 = DATA / "heldout" / "claims_v5.jsonl"  # the fifth held-out set (hel
 HELDOUT_V6 = DATA / "heldout" / "claims_v6.jsonl"  # the sixth held-out set (heldout/V6.md)
 HELDOUT_V7 = DATA / "heldout" / "claims_v7.jsonl"  # the seventh held-out set (heldout/V7.md)
 HELDOUT_V8 = DATA / "heldout" / "claims_v8.jsonl"  # the eighth (heldout/CLAIMS_V8.md)
+HELDOUT_V9 = DATA / "heldout" / "claims_v9.jsonl"  # the ninth (heldout/CLAIMS_V9.md)
 EXTRA_BIB = DATA / "verification_extra.bib"
 
 
