@@ -3,6 +3,9 @@
 Run: .venv/bin/python bench/verify.py
 Prints citations per second and p50/p95 milliseconds per citation (cold cache: the first time
 a paper's chunks are seen; warm: the steady state of a running app; ask: 6 retrieved chunks),
+first with no scoring context (term rarity over the cited paper's chunks, no similarity), then
+as the app checks (library-wide term rarity and the offline sentence similarity: new claim
+texts are embedded, claims seen before come from the embedder's cache),
 then the per-group accuracy and score ranges of tests/data/verification.jsonl, which chose
 SUPPORT_THRESHOLD. The library reuses the corpus page texts under generated keys, authors and
 years (synthetic text if ../shared/corpus is absent).
@@ -26,6 +29,7 @@ import labelled_set  # noqa: E402
 
 from research_assistant import Library  # noqa: E402
 from research_assistant.check import support, verify  # noqa: E402
+from research_assistant.embed import default_embedder  # noqa: E402
 from research_assistant.models import Chunk, Name, Paper  # noqa: E402
 from research_assistant.results import Mention  # noqa: E402
 from research_assistant.text import content_words, numbers, sentence_spans  # noqa: E402
@@ -130,12 +134,14 @@ def make_citations(rng, papers, chunks):
     return cases
 
 
-def run(cases, resolver, chunks, retrieved_of=None):
+def run(cases, resolver, chunks, retrieved_of=None, ctx=None):
     times, statuses = [], Counter()
     for kind, mention, claim, own in cases:
         retrieved = retrieved_of(own) if retrieved_of else None
         t0 = time.perf_counter_ns()
-        c = verify.check_claim(mention, claim, resolver, chunks.__getitem__, retrieved=retrieved)
+        c = verify.check_claim(
+            mention, claim, resolver, chunks.__getitem__, retrieved=retrieved, ctx=ctx
+        )
         times.append((time.perf_counter_ns() - t0) / 1e6)
         statuses[(kind, c.status)] += 1
     return times, statuses
@@ -177,6 +183,16 @@ def main() -> None:
     print(
         f"prepare(): {per_chunk:.0f} µs per chunk (warming {n_chunks} chunks: {per_chunk * n_chunks / 1e6:.1f} s)"
     )
+    # as the app checks: library-wide rarity and the offline similarity (a fresh embedder, so
+    # the first pass embeds every claim and window it meets)
+    every = [c for cs in chunks.values() for c in cs]
+    ctx = support.library_context(every, default_embedder().similarity)
+    default_embedder().similarity("warm", "up")  # the model's load is not a citation's cost
+    support.clear_cache()
+    times, _ = run(cases, resolver, chunks, ctx=ctx)
+    report("app context, cold (new texts)", times)
+    times, _ = run(cases, resolver, chunks, ctx=ctx)
+    report("app context, warm", times)
     print("outcomes (generated kind -> status):")
     for (kind, status), n in sorted(statuses.items()):
         print(f"  {kind:15} {status:15} {n}")
