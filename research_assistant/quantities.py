@@ -365,11 +365,15 @@ def agrees_any(claim: Quantity, evidence: Sequence[Quantity]) -> bool:
     if claim.low < claim.high or claim.bound or claim.unit == "%" or _share_like(claim):
         return any(agree(claim, e) for e in evidence)
     v, unit, slack = claim.value, claim.unit, _slack(claim)
+    # ``_close`` unrolled: its bound, slack + 1e-9 * max(|v|, |e|, 1), is the larger of the
+    # claim's part (computed once) and the evidence's (computed only when the first fails)
+    near = slack + 1e-9 * max(abs(v), 1.0)
     for e in evidence:
         if e.low == e.high and e.unit != "%":
             if unit and e.unit and unit != e.unit:
                 continue
-            if abs(v - e.value) < slack + 1e-9 * max(abs(v), abs(e.value), 1.0):
+            d = abs(v - e.value)
+            if d < near or d < slack + 1e-9 * abs(e.value):
                 return True
         elif agree(claim, e):
             return True

@@ -78,3 +78,34 @@ def test_nearest_chunks_over_several_whole_papers() -> None:
             assert nearest_in_papers(question, [a, b], None, k, skip) == want
     assert nearest_in_papers(question, [a, b], None, 1) == [a[0]]  # the tie: the earlier paper
     assert paper_of(a) is paper_of(a)
+
+
+def test_chunks_that_cannot_reach_the_top_are_not_searched_for_numbers() -> None:
+    """chunk_overlap(top=k) skips the number search for chunks that cannot reach the k
+    highest: the k highest are those the full search gives, for claims with and without
+    numbers (a fixed seed: the same texts on every run)."""
+    import random
+
+    from research_assistant.check.nearest import chunk_overlap
+    from research_assistant.check.passages import DIGITS, value_forms
+    from research_assistant.check.scored import Context
+    from research_assistant.quantities import quantities
+    from research_assistant.terms import term_list
+
+    rng = random.Random(11)
+    words = "map reduce task worker master sort grep disk record machine failure backup".split()
+    numbers = ["891", "1,800", "44%", "2.5", "10^10", "one terabyte", "150 seconds"]
+
+    def text(n: int) -> str:
+        return " ".join(rng.choice(words + numbers) for _ in range(n)) + "."
+
+    chunks = [chunk(text(rng.randint(5, 40)), i) for i in range(60)]
+    paper = paper_of(chunks)
+    ctx = Context(idf={w: 1.0 + i / 4 for i, w in enumerate(term_list(" ".join(words)))})
+    for _ in range(40):
+        claim = text(rng.randint(3, 12))
+        want, digits = frozenset(term_list(claim)), frozenset(DIGITS.findall(claim))
+        forms = value_forms(quantities(claim))
+        full = sorted(chunk_overlap(want, digits, paper, ctx, forms), reverse=True)[:4]
+        pruned = sorted(chunk_overlap(want, digits, paper, ctx, forms, top=4), reverse=True)[:4]
+        assert pruned == full, claim

@@ -34,10 +34,13 @@ def chunk_overlap(
     ctx: Context,
     forms: Forms = (),
     aliases: Aliases | None = None,
+    top: int | None = None,
 ) -> list[tuple[float, int]]:
     """Per chunk: the weight of the claim's terms it holds, raised by the claim's numbers as
     written that it holds (or, ``forms``, as the paper may write them); and minus its index
-    (ties go to the earlier chunk)."""
+    (ties go to the earlier chunk). ``top``: only the ``top`` highest matter, so a chunk whose
+    terms cannot reach them, however many of the numbers it holds, is not searched for them
+    (its score stays unraised: the ``top`` highest are the same)."""
     scores = [0.0] * len(paper.prepped)
     for t in sorted(want):  # in one order: float sums in a set's order change with the hash seed
         posting = paper.postings.get(t)
@@ -50,8 +53,10 @@ def chunk_overlap(
         for i in paper.postings.get(acronym, ()):
             scores[i] += w
     if digits or forms:
+        ranked = sorted(scores, reverse=True)
+        floor = ranked[top - 1] / (1 + NUMBER_PICK) if top and len(ranked) >= top else 0.0
         for i, score in enumerate(scores):
-            if score:
+            if score and score >= floor:
                 text = paper.prepped[i].text
                 held = max(share(digits, text), forms_share(forms, text))
                 scores[i] = score * (1 + NUMBER_PICK * held)

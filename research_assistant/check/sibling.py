@@ -63,9 +63,13 @@ def _aligned(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int]]:
     n, m = len(a), len(b)
     table = [[0] * (m + 1) for _ in range(n + 1)]
     for i in range(n - 1, -1, -1):
-        row, below = table[i], table[i + 1]
+        row, below, x = table[i], table[i + 1], a[i]
         for j in range(m - 1, -1, -1):
-            row[j] = below[j + 1] + 1 if a[i] == b[j] else max(below[j], row[j + 1])
+            if x == b[j]:
+                row[j] = below[j + 1] + 1
+            else:  # max() unrolled: this loop runs for every window the checker settles on
+                down, right = below[j], row[j + 1]
+                row[j] = down if down >= right else right
     out: list[tuple[int, int]] = []
     i = j = 0
     while i < n and j < m:

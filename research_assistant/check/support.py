@@ -128,7 +128,7 @@ def best_support(
     # numbers written the same way in claim and chunk are found as written; others as values
     as_written = all((m := DIGITS.match(q.text)) and m.group() in digits for q in claim_numbers)
     forms = value_forms(claim_numbers)  # "1,256,683" finds the chunk that writes "1 256 683"
-    overlap = chunk_overlap(want, digits, paper, ctx, forms, aliases)
+    overlap = chunk_overlap(want, digits, paper, ctx, forms, aliases, top=_CHUNKS_SCANNED)
     windows: list[tuple[float, int, _Window]] = []
     weight = {t: ctx.weight(t) for t in want}
     for score, i in heapq.nlargest(_CHUNKS_SCANNED, overlap):
