@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from research_assistant.check.nearest import nearest_chunks, nearest_in_papers
-from research_assistant.check.passages import paper_of
+import random
+
+from research_assistant.check.nearest import chunk_overlap, nearest_chunks, nearest_in_papers
+from research_assistant.check.passages import DIGITS, paper_of, value_forms
+from research_assistant.check.scored import Context
 from research_assistant.check.support import best_support
 from research_assistant.check.verify import SUPPORT_THRESHOLD
 from research_assistant.models import Chunk
+from research_assistant.quantities import quantities
+from research_assistant.terms import term_list
 
 
 def chunk(text: str, i: int = 0, key: str = "k") -> Chunk:
@@ -84,14 +89,6 @@ def test_chunks_that_cannot_reach_the_top_are_not_searched_for_numbers() -> None
     """chunk_overlap(top=k) skips the number search for chunks that cannot reach the k
     highest: the k highest are those the full search gives, for claims with and without
     numbers (a fixed seed: the same texts on every run)."""
-    import random
-
-    from research_assistant.check.nearest import chunk_overlap
-    from research_assistant.check.passages import DIGITS, value_forms
-    from research_assistant.check.scored import Context
-    from research_assistant.quantities import quantities
-    from research_assistant.terms import term_list
-
     rng = random.Random(11)
     words = "map reduce task worker master sort grep disk record machine failure backup".split()
     numbers = ["891", "1,800", "44%", "2.5", "10^10", "one terabyte", "150 seconds"]

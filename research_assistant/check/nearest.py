@@ -53,8 +53,9 @@ def chunk_overlap(
         for i in paper.postings.get(acronym, ()):
             scores[i] += w
     if digits or forms:
-        ranked = sorted(scores, reverse=True)
-        floor = ranked[top - 1] / (1 + NUMBER_PICK) if top and len(ranked) >= top else 0.0
+        floor = 0.0
+        if top and len(scores) >= top:  # the top-th highest, before any number raises it
+            floor = heapq.nlargest(top, scores)[-1] / (1 + NUMBER_PICK)
         for i, score in enumerate(scores):
             if score and score >= floor:
                 text = paper.prepped[i].text
