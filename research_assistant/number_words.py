@@ -140,6 +140,35 @@ _FACTOR_OF = re.compile(
     r"\bfactor\s+of\s+(\d+(?:\.\d+)?|two|three|four|five|six|seven|eight|nine|ten)\b", re.I
 )
 _POWERS = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+# "an hour and a half", "two days and a half": the unit between the count and the half
+_UNIT_AND_A_HALF = re.compile(
+    rf"\b({_COUNT[1:-1]}|an?)\s+(second|minute|hour|day|week|month|year)s?\s+and\s+a\s+half\b",
+    re.I,
+)
+# "a couple of hundred papers": about two hundred ("a couple of papers" is left alone: two or
+# three, which no exact number matches)
+_COUPLE = re.compile(r"\ba\s+couple\s+of\s+(hundred|thousand|million|billion)\b", re.I)
+# "ten to the sixth", "10 to the power of 6", "ten to the minus three": a power of ten
+_POWER_WORDS = {
+    **{w: i for i, w in enumerate("zero one two three four five six seven eight nine".split())},
+    **{w: i for i, w in enumerate("_ _ second third fourth fifth sixth seventh eighth ninth".split()) if i > 1},
+    "ten": 10, "tenth": 10, "twelve": 12, "twelfth": 12,
+}  # fmt: skip
+_TO_THE = re.compile(
+    r"\b(?:ten|10)\s+to\s+the\s+(?:power\s+of\s+)?((?:minus\s+|-)?(?:\d{1,3}(?:st|nd|rd|th)?|"
+    + "|".join(_POWER_WORDS)
+    + r"))\b",
+    re.I,
+)
+
+
+def _exponent(written: str) -> str:
+    """The exponent of "ten to the sixth" ("6"), "to the minus three" ("-3")."""
+    word = written.lower()
+    sign = "-" if word.startswith(("minus", "-")) else ""
+    word = word.removeprefix("minus").lstrip(" -")
+    digits = word.rstrip("stndrh") if word[:1].isdigit() else ""
+    return sign + (digits or str(_POWER_WORDS[word]))
 
 
 def _count(word: str) -> int:
@@ -158,11 +187,17 @@ def _one_in(n: int, written: str) -> str:
 
 
 def shares_and_multiples(text: str) -> str:
-    """``text`` with fractions (fractions_as_shares), "N dozen", "N and a half", "one in N",
-    "every Nth" and "N orders of magnitude" in digits."""
+    """``text`` with fractions (fractions_as_shares), "N dozen", "N and a half", "an hour and a
+    half", "a couple of hundred", "ten to the sixth", "one in N", "every Nth" and "N orders of
+    magnitude" in digits."""
     if "dozen" in text or " half" in text:  # before "a half" is read as a share
         text = _DOZENS.sub(lambda m: f"{12 * _count(m.group(1))}", text)
         text = _AND_A_HALF.sub(lambda m: f"{_count(m.group(1)) + 0.5:g}", text)
+        text = _UNIT_AND_A_HALF.sub(lambda m: f"{_count(m.group(1)) + 0.5:g} {m.group(2)}s", text)
+    if "couple" in text:
+        text = _COUPLE.sub(lambda m: f"about 2 {m.group(1)}", text)
+    if " to the " in text:
+        text = _TO_THE.sub(lambda m: f"10^{_exponent(m.group(1))}", text)
     text = fractions_as_shares(text)
     if " in " in text:
         text = _ONE_IN_WORDS.sub(lambda m: _one_in(_count(m.group(2)), m.group()), text)

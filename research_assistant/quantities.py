@@ -13,11 +13,9 @@ number words in eight languages) after a small table of words it leaves alone ("
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 import unicodedata
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from research_assistant.number_words import (
@@ -31,9 +29,9 @@ from research_assistant.number_words import (
     shares_and_multiples,
     word_values,
 )
-from research_assistant.units import CAPS_UNITS, UNITS
+from research_assistant.units import UNITS, unit_of
 
-__all__ = ["Quantity", "agree", "agrees_any", "counterpart", "quantities"]
+__all__ = ["Quantity", "quantities"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +46,7 @@ class Quantity:
     approx: bool = False
     bound: str = ""  # ">" (over, at least), "<" (under, up to), "" exact
     from_words: bool = False
+    scale: float = 1.0  # the unit's factor: value / scale is the number as written ("18 months")
 
 
 _SUPER = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺·", "0123456789-+.")
@@ -88,7 +87,7 @@ _TOKEN = re.compile(
     r"(?:\s?±\s?(?P<pm>\d+(?:\.\d+)?))?"
     r"(?P<suffix>[kKMB](?![\w]))?"
 )
-_UNIT_WORD = re.compile(r"(?:\s|-)?(%|[A-Za-zµμ°˚]+)")  # "60-minute" has a unit too
+_UNIT_WORD = re.compile(r"(?:\s|-)?(%|[A-Za-zµμ°˚]+(?:/s\b)?)")  # "60-minute" has a unit too
 _BEFORE = re.compile(r"([\w~≈<>≥≤.]+(?:\s+[\w.]+)?)\s*$")
 _APPROX = frozenset(
     "about approximately around roughly nearly almost circa ca. ca some ~ ≈ approx approx.".split()
@@ -239,7 +238,8 @@ def _quantity(text: str, m: re.Match[str]) -> Quantity | None:
         and re.match(r"\s[A-Z][a-z]", text[m.end() : m.end() + 3])
         and "," not in m.group()
         and len(m.group("num").partition(".")[0]) <= 2
-    ):  # "5 Performance" opening a line: a heading
+        and not ((u := _UNIT_WORD.match(text, m.end())) and unit_of(u.group(1)))
+    ):  # "5 Performance" opening a line: a heading ("4.5 Gyr ago" is no heading)
         return None
     raw = m.group("num").replace(",", "").replace(" ", "")
     value = float(raw)
@@ -272,14 +272,16 @@ def _quantity(text: str, m: re.Match[str]) -> Quantity | None:
     else:
         u = _UNIT_WORD.match(text, m.end())
         if u:
-            word = u.group(1).lower()
-            two = text[u.start(1) : u.start(1) + 8].lower()
-            if two.startswith("per cent"):
+            word = u.group(1)
+            if text[u.start(1) : u.start(1) + 8].lower() == "per cent":
                 word = "per cent"
-            short_caps = len(word) <= 3 and u.group(1) != word and word not in CAPS_UNITS
-            if word in UNITS and not short_caps:  # "35 US dollars" is no microsecond
-                unit, factor = UNITS[word]
-                end = u.end()
+            known, end = unit_of(word), u.end()
+            if known is None and word.endswith("/s"):  # "3 m/s": its metres, as before
+                known, end = unit_of(word[:-2]), end - 2
+            if known is not None:
+                unit, factor = known
+            else:
+                end = m.end()
     if unit == "%":
         pass  # percentages compare as percentages (agree() also tries them as fractions)
     value, low, high, tol = value * factor, low * factor, high * factor, tol * factor
@@ -297,100 +299,5 @@ def _quantity(text: str, m: re.Match[str]) -> Quantity | None:
         role=_role(text, m.start(), end),
         approx=approx,
         bound=bound,
-    )
-
-
-def _slack(q: Quantity) -> float:
-    """Half a unit of the last digit written; "about 2,000" is precise to the thousand only."""
-    return _approx_slack(q.text, q.tol) if q.approx else q.tol
-
-
-@functools.lru_cache(maxsize=20_000)
-def _approx_slack(text: str, tol: float) -> float:  # cached: agree() runs per number pair
-    digits = text.split()[0].replace(",", "").partition(".")[0].lstrip("+-")
-    zeros = len(digits) - len(digits.rstrip("0")) if digits.isdigit() and digits != "0" else 0
-    return max(tol, 0.5 * 10**zeros * (tol / 0.5 if tol else 1.0))
-
-
-_WIDE = 4.0  # a range wider than this factor ("range of 5000-100,000") states no value inside
-
-
-def _close(a: float, b: float, slack: float) -> bool:
-    return abs(a - b) < slack + 1e-9 * max(abs(a), abs(b), 1.0)
-
-
-def _share_like(q: Quantity) -> bool:
-    """A share to three digits or more ("0.807"), which a table may print in percent unsigned
-    (80.7); fewer digits ("0.5") could match a count by chance."""
-    return not q.unit and q.text.startswith("0.") and len(q.text[2:].lstrip("0")) >= 3
-
-
-def agree(claim: Quantity, evidence: Quantity) -> bool:
-    """Whether the evidence states the claim's value, within the precision the claim was written
-    to: "about 2" agrees with 1.71, but 1.71 does not agree with "two"."""
-    if claim.unit and evidence.unit and claim.unit != evidence.unit:
-        return False
-    if claim.bound and evidence.bound and claim.bound != evidence.bound:
-        return False  # "H > 23" is not "H < 23", "at least 10" not "at most 10"
-    slack = _slack(claim)
-    values = [evidence.value]
-    if claim.unit == "%" and not evidence.unit:
-        values.append(evidence.value * 100)  # "50%" and "0.5"
-    elif evidence.unit == "%" and not claim.unit:
-        values.append(evidence.value / 100)
-    elif not evidence.unit and _share_like(claim):
-        values.append(evidence.value / 100)  # "0.807" for a table's 80.7 (a column in %)
-    if claim.low < claim.high:  # a range agrees with the same range only
-        return _close(claim.low, evidence.low, slack) and _close(claim.high, evidence.high, slack)
-    for v in values:
-        if _close(claim.value, v, slack):
-            return True
-        if (
-            evidence.low < evidence.high
-            and evidence.low - slack < claim.value < evidence.high + slack
-            and (evidence.low <= 0 or evidence.high <= _WIDE * evidence.low)
-        ):
-            return True
-        if claim.bound == ">" and v >= claim.value - slack:
-            return True
-        if claim.bound == "<" and v <= claim.value + slack:
-            return True
-    return False
-
-
-def agrees_any(claim: Quantity, evidence: Sequence[Quantity]) -> bool:
-    """Whether any evidence number agrees with the claim's (``agree``), with the common case (a
-    plain number against plain numbers) compared in one loop: the checker asks this for every
-    claim number against every number of a window, thousands of pairs a check."""
-    if claim.low < claim.high or claim.bound or claim.unit == "%" or _share_like(claim):
-        return any(agree(claim, e) for e in evidence)
-    v, unit, slack = claim.value, claim.unit, _slack(claim)
-    # ``_close`` unrolled: its bound, slack + 1e-9 * max(|v|, |e|, 1), is the larger of the
-    # claim's part (computed once) and the evidence's (computed only when the first fails)
-    near = slack + 1e-9 * max(abs(v), 1.0)
-    for e in evidence:
-        if e.low == e.high and e.unit != "%":
-            if unit and e.unit and unit != e.unit:
-                continue
-            d = abs(v - e.value)
-            if d < near or d < slack + 1e-9 * abs(e.value):
-                return True
-        elif agree(claim, e):
-            return True
-    return False
-
-
-def counterpart(claim: Quantity, evidence: tuple[Quantity, ...]) -> Quantity | None:
-    """The evidence number that stands where the claim's number stands: same unit, most shared
-    neighbouring words, then the nearest value."""
-    same = [e for e in evidence if not claim.unit or not e.unit or e.unit == claim.unit]
-    if not same:
-        return None
-    return max(
-        same,
-        key=lambda e: (
-            len(claim.role & e.role),
-            e.unit == claim.unit,
-            -abs(math.log10(abs(e.value) + 1e-12) - math.log10(abs(claim.value) + 1e-12)),
-        ),
+        scale=factor if unit else 1.0,
     )

@@ -1,9 +1,10 @@
 """Units the number reader knows (pure): each written form, folded, with its canonical unit
-and the factor to it ("ms" -> ("s", 1e-3)), so that 2,000 ms and 2 s are one value."""
+and the factor to it ("ms" -> ("s", 1e-3)), so that 2,000 ms and 2 s are one value; and the
+forms whose case decides what they are ("Mb/s" megabits, "MB/s" megabytes, "mM" millimolar)."""
 
 from __future__ import annotations
 
-__all__ = ["CAPS_UNITS", "UNITS", "is_unit"]
+__all__ = ["CAPS_UNITS", "CASED_UNITS", "UNITS", "is_unit", "unit_of"]
 
 # unit (folded) -> (canonical unit, factor)
 UNITS: dict[str, tuple[str, float]] = {}
@@ -24,6 +25,14 @@ _add("s", 60.0, "min", "mins", "minute", "minutes")
 _add("s", 3600.0, "h", "hr", "hrs", "hour", "hours")
 _add("s", 86400.0, "day", "days")
 _add("s", 604800.0, "week", "weeks")
+_YEAR = 365.25 * 86400.0  # a Julian year: "18 months" is "1.5 years", "3 decades" "30 years"
+_add("s", _YEAR / 12, "month", "months")
+_add("s", _YEAR, "year", "years", "yr", "yrs")
+_add("s", 10 * _YEAR, "decade", "decades")
+_add("s", 100 * _YEAR, "century", "centuries")
+_add("s", 1e3 * _YEAR, "kyr")
+_add("s", 1e6 * _YEAR, "myr")
+_add("s", 1e9 * _YEAR, "gyr")
 _add("B", 1.0, "byte", "bytes")
 _add("B", 1e3, "kb", "kbyte", "kbytes", "kilobyte", "kilobytes")
 _add("B", 1e6, "mb", "mbyte", "mbytes", "megabyte", "megabytes")
@@ -58,9 +67,33 @@ _add("s", 1.0, "sekunde", "sekunden")  # German: the corpus has a German paper
 _add("s", 60.0, "minuten")
 _add("s", 3600.0, "stunde", "stunden")
 # Short units written with capitals; any other short capitalised word is not a unit ("US").
-CAPS_UNITS = frozenset("kb mb gb tb pb hz khz mhz ghz ev kev mev gev °c l ml µl μl".split())
+CAPS_UNITS = frozenset(
+    "kb mb gb tb pb hz khz mhz ghz ev kev mev gev °c l ml µl μl kbps mbps gbps tbps kyr myr gyr".split()
+)
+# Forms read as written, before folding: a rate's bits and bytes differ by case alone, and a
+# molar concentration is no millimetre ("200 mM" is 0.2 M; a bare "M" after a number is more
+# often a million, so it is not read as molar).
+CASED_UNITS: dict[str, tuple[str, float]] = {}
+for _prefix, _factor in (("", 1.0), ("k", 1e3), ("K", 1e3), ("M", 1e6), ("G", 1e9), ("T", 1e12)):
+    CASED_UNITS[_prefix + "B/s"] = ("B/s", _factor)
+    CASED_UNITS[_prefix + "b/s"] = ("bit/s", _factor)
+    CASED_UNITS[_prefix + "bit/s"] = ("bit/s", _factor)
+for _prefix, _factor in (("m", 1e-3), ("µ", 1e-6), ("μ", 1e-6), ("u", 1e-6), ("n", 1e-9)):
+    CASED_UNITS[_prefix + "M"] = ("M", _factor)
 
 
 def is_unit(word: str) -> bool:
     """Whether ``word`` is a unit the number reader knows ("MHz", "mL", "Sekunden")."""
-    return word.lower() in UNITS
+    return word in CASED_UNITS or word.lower() in UNITS
+
+
+def unit_of(written: str) -> tuple[str, float] | None:
+    """The canonical unit and factor of a unit word as written after a number, or None: "ms" ->
+    ("s", 1e-3), "GB/s" -> ("B/s", 1e9); a short capitalised word is a unit only when units are
+    written so ("35 US dollars" is no microsecond, "10 MHz" is a frequency)."""
+    if written in CASED_UNITS:
+        return CASED_UNITS[written]
+    word = written.lower()
+    if len(word) <= 3 and written != word and word not in CAPS_UNITS:
+        return None
+    return UNITS.get(word)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from research_assistant.quantities import agree, agrees_any, counterpart, quantities
+from research_assistant.agreement import agree, agrees_any, counterpart
+from research_assistant.quantities import quantities
 
 
 def one(text: str, **kw: bool) -> tuple[float, float, float, str]:
@@ -293,3 +294,54 @@ def test_hostile_numbers_never_stop_a_check(small_words: bool) -> None:
     for text in ("1/00 of the runs", f"{big} of 10 runs", f"{big} out of 10", f"{big} dozen",
                  f"every {big}th run", f"1 in {big}", f"{big} and a half"):  # fmt: skip
         assert isinstance(quantities(text, small_words=small_words), tuple)
+
+
+def _states(claim: str, evidence: str) -> bool:
+    said = quantities(evidence, small_words=True)
+    numbers = quantities(claim)
+    slow = all(any(agree(q, e) for e in said) for q in numbers)
+    fast = all(agrees_any(q, said) for q in numbers)
+    assert slow == fast  # the unrolled loop and agree() decide alike
+    return bool(numbers) and fast
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "same"),
+    [
+        # months, years, decades, centuries and astronomers' Gyr are one dimension of time
+        ("The survey ran for 18 months.", "The survey ran for 1.5 years.", True),
+        ("The survey ran for 18 months.", "The survey ran for two years.", False),
+        ("The record spans three decades.", "The record spans 30 years.", True),
+        ("The record spans three decades.", "The record spans 40 years.", False),
+        ("It lasted one year.", "It lasted 12 months.", True),
+        ("The age is 13.8 billion years.", "The age is about 13.8 Gyr.", True),
+        # a bare number is compared as written with the other side's unit ("18" in a table)
+        ("The survey ran for 18 months.", "Duration (months): 18", True),
+        ("Latency was 2,000 ms.", "Latency: 2000", True),
+        ("Latency was 2,000 ms.", "Latency: 3000", False),
+        # rates: bits and bytes by case, metres per second read as before
+        ("It reads 30 GB/s.", "It peaks at 30 GB/s.", True),
+        ("It reads 30 GB/s.", "It peaks at 30 Gb/s.", False),
+        ("The link carries 10 Mbit/s.", "The link carries 10 Mbps.", True),
+        ("The link carries 3.2 Gbps.", "The link carries 3,200 Mbps.", True),
+        # molar concentrations: mM is no millimetre
+        ("Cells were kept in 0.2 M NaCl.", "Cells were kept in 200 mM NaCl.", True),
+        ("Cells were kept in 0.3 M NaCl.", "Cells were kept in 200 mM NaCl.", False),
+        # words the word reader left alone
+        ("Training took 90 minutes.", "Training took an hour and a half.", True),
+        ("Training took 60 minutes.", "Training took an hour and a half.", False),
+        ("We read about 200 papers.", "We read a couple of hundred papers.", True),
+        ("The grid holds 10^6 cells.", "The grid holds ten to the sixth cells.", True),
+        ("The error is 10^-3.", "The error is ten to the minus three.", True),
+    ],
+)
+def test_units_of_time_rates_concentrations_and_worded_values(
+    claim: str, evidence: str, same: bool
+) -> None:
+    assert _states(claim, evidence) is same
+
+
+def test_a_unit_after_a_number_opening_a_line_is_no_heading() -> None:
+    assert [q.unit for q in quantities("4.5 Gyr ago the Sun formed")] == ["s"]
+    assert quantities("5 Performance") == ()  # a section heading still states no value
+    assert quantities("a couple of papers") == ()  # two or three: no exact number

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from research_assistant import Library
+from research_assistant.agreement import agree, agrees_any
 from research_assistant.check.lexicon import opposites_of
 from research_assistant.check.names import long_form, names_in
 from research_assistant.check.passages import (
@@ -32,7 +33,7 @@ from research_assistant.check.passages import (
 )
 from research_assistant.check.polarity import conflict_of
 from research_assistant.models import Chunk
-from research_assistant.quantities import agree, agrees_any, quantities
+from research_assistant.quantities import quantities
 from research_assistant.terms import stem, term_list
 
 sys.path.insert(0, str(Path(__file__).parent / "data"))

@@ -13,8 +13,9 @@ import re
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import replace
 
+from research_assistant.agreement import agree
 from research_assistant.answer.asking import METHOD_OPENING, RATE, Asked
-from research_assistant.quantities import Quantity, agree, quantities
+from research_assistant.quantities import Quantity, quantities
 from research_assistant.terms import term_list, terms
 from research_assistant.text import STOPWORDS
 

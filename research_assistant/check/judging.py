@@ -21,13 +21,14 @@ from dataclasses import replace
 
 from rapidfuzz import fuzz
 
+from research_assistant.agreement import agree
 from research_assistant.answer.base import Judge, JudgeItem, Ruling
 from research_assistant.check.nearest import nearest_chunks
 from research_assistant.check.support import Context
 from research_assistant.check.verify import SUPPORT_THRESHOLD
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.models import Chunk
-from research_assistant.quantities import agree, quantities
+from research_assistant.quantities import quantities
 from research_assistant.results import PARTIAL, UNCERTAIN, UNSUPPORTED, VERIFIED, Citation, Evidence
 from research_assistant.text import LINE_HYPHEN, fold
 

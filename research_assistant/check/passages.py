@@ -10,11 +10,12 @@ import operator
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
+from research_assistant.agreement import agree, agrees_any, counterpart
 from research_assistant.check.names import long_form, names_in, spelt_out
 from research_assistant.check.polarity import Reading
 from research_assistant.check.sentences import sentence_spans
 from research_assistant.models import Chunk
-from research_assistant.quantities import Quantity, agree, agrees_any, counterpart, quantities
+from research_assistant.quantities import Quantity, quantities
 from research_assistant.terms import term_list, terms
 from research_assistant.text import LINE_HYPHEN, fold
 

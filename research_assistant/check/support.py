@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from rapidfuzz import fuzz
 
+from research_assistant.agreement import agrees_any, counterpart
 from research_assistant.check.binding import settle
 from research_assistant.check.names import names_in
 from research_assistant.check.nearest import NUMBER_PICK, chunk_overlap
@@ -60,7 +61,7 @@ from research_assistant.check.polarity import (
 from research_assistant.check.scored import Context, Support
 from research_assistant.check.sibling import swap_in_span
 from research_assistant.models import Chunk
-from research_assistant.quantities import Quantity, agrees_any, counterpart, quantities
+from research_assistant.quantities import Quantity, quantities
 from research_assistant.terms import term_list
 from research_assistant.text import LINE_HYPHEN, fold
 

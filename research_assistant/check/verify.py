@@ -15,12 +15,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Sequence
 
+from research_assistant.agreement import agrees_any
 from research_assistant.check.claims import claim_text
 from research_assistant.check.resolve import Resolver, label_of
 from research_assistant.check.sibling import SET_ASIDE
 from research_assistant.check.support import Context, Support, best_support
 from research_assistant.models import Chunk, Paper, Passage
-from research_assistant.quantities import agrees_any
 from research_assistant.results import (
     AMBIGUOUS,
     MALFORMED,
