@@ -1,7 +1,7 @@
 """Accuracy of the number reader on pairs of number forms: does the claim's number state the
 evidence's value? (the checker's number check, without the rest of the checker).
 
-Run: .venv/bin/python bench/numbers.py [FILE ...]
+Run: .venv/bin/python bench/number_forms.py [FILE ...]
      (default: tests/data/heldout/number_pairs_v1.jsonl, written blind, never tuned on)
 Each row holds a claim sentence and an evidence sentence with one quantity each and whether
 they state the same value. A pair is read as agreeing when the claim has a number and every
