@@ -54,10 +54,13 @@ def agree(claim: Quantity, evidence: Quantity) -> bool:
         values.append(evidence.value / 100)
     elif not evidence.unit and _share_like(claim):
         values.append(evidence.value / 100)  # "0.807" for a table's 80.7 (a column in %)
-    elif claim.unit and not evidence.unit:  # "18 months" and a table's "18": in the claim's unit
-        values.append(evidence.value * claim.scale)
-    elif evidence.unit and not claim.unit:  # "18" and the paper's "18 months"
-        values.append(evidence.value / evidence.scale)
+    elif claim.role & evidence.role and bool(claim.unit) != bool(evidence.unit):
+        # one side bare, in the same role: "ran for 18 months" and "Duration (months): 18",
+        # "after 10^9 years" and "10^9 y" (a unit the reader does not know)
+        if claim.unit:
+            values.append(evidence.value * claim.scale)
+        else:
+            values.append(evidence.value / evidence.scale)
     if claim.low < claim.high:  # a range agrees with the same range only
         return _close(claim.low, evidence.low, slack) and _close(claim.high, evidence.high, slack)
     for v in values:

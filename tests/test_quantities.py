@@ -316,7 +316,13 @@ def _states(claim: str, evidence: str) -> bool:
         ("It lasted one year.", "It lasted 12 months.", True),
         ("The age is 13.8 billion years.", "The age is about 13.8 Gyr.", True),
         # a bare number is compared as written with the other side's unit ("18" in a table)
-        ("The survey ran for 18 months.", "Duration (months): 18", True),
+        ("The survey duration was 18 months.", "Survey duration (months): 18", True),
+        # ... in the same role only: "20 d" after "flowering +" is not "collected 20 days after"
+        (
+            "Leaves were collected 20 days after treatment.",
+            "Leaves were collected 10 d after treatment, that is at flowering + 20 d.",
+            False,
+        ),
         ("Latency was 2,000 ms.", "Latency: 2000", True),
         ("Latency was 2,000 ms.", "Latency: 3000", False),
         # rates: bits and bytes by case, metres per second read as before
