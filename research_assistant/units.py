@@ -27,7 +27,7 @@ _add("s", 86400.0, "day", "days")
 _add("s", 604800.0, "week", "weeks")
 _YEAR = 365.25 * 86400.0  # a Julian year: "18 months" is "1.5 years", "3 decades" "30 years"
 _add("s", _YEAR / 12, "month", "months")
-_add("s", _YEAR, "year", "years", "yr", "yrs")
+_add("s", _YEAR, "year", "years", "yr", "yrs", "y")  # "11.44 × 10^9 y"
 _add("s", 10 * _YEAR, "decade", "decades")
 _add("s", 100 * _YEAR, "century", "centuries")
 _add("s", 1e3 * _YEAR, "kyr")

@@ -315,6 +315,8 @@ def _states(claim: str, evidence: str) -> bool:
         ("The record spans three decades.", "The record spans 40 years.", False),
         ("It lasted one year.", "It lasted 12 months.", True),
         ("The age is 13.8 billion years.", "The age is about 13.8 Gyr.", True),
+        ("The Sun is 4.6 billion years old.", "The Sun has an age of 4.6 × 10^9 y.", True),
+        ("The Sun is 4.6 billion years old.", "The Sun has an age of 4.6 × 10^8 y.", False),
         # a bare number is compared as written with the other side's unit ("18" in a table)
         ("The survey duration was 18 months.", "Survey duration (months): 18", True),
         # ... in the same role only: "20 d" after "flowering +" is not "collected 20 days after"
