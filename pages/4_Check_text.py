@@ -18,10 +18,13 @@ text = st.text_area(
 upload = st.file_uploader("…or upload a .txt or .md file", type=["txt", "md"],
                           max_upload_size=uploads.TEXT_UPLOAD_MB)  # fmt: skip
 judge = jobs.judge_model()
-second = bool(judge) and st.checkbox(
-    f"Second opinion from {judge} on the citations the offline checker cannot settle",
-    value=True,
-)
+opinions = {
+    "On the citations the offline checker cannot settle": (True, False),
+    "On every citation (a green chip then needs the model's agreement; slower)": (True, True),
+    "None (offline verdicts only)": (False, False),
+}
+choice = st.radio(f"Second opinion from {judge}", list(opinions)) if judge else None
+second, every = opinions[choice] if choice else (False, False)
 if st.button("Check the citations", type="primary"):
     try:
         source = (
@@ -29,7 +32,7 @@ if st.button("Check the citations", type="primary"):
         )
         with st.spinner("Checking every citation against the library…"):  # in a worker thread
             st.session_state["ra_checked"] = jobs.check_job(
-                lib, source, ui.current_user(), second
+                lib, source, ui.current_user(), second, every
             ).wait()
     except ResearchAssistantError as e:
         ui.show_error(e)

@@ -148,7 +148,10 @@ def cmd_verify(args: argparse.Namespace, lib: Any) -> Any:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError as e:
             raise ResearchAssistantError(f"Cannot read {path}: {e.strerror}") from e
-    checked = check_text(lib, text, judge=get_judge(args.judge) if args.judge else None)
+    if args.judge_every and not args.judge:
+        raise ResearchAssistantError("--judge-every needs --judge BACKEND (the model that judges)")
+    judge = get_judge(args.judge) if args.judge else None
+    checked = check_text(lib, text, judge=judge, judge_every=args.judge_every)
     if args.json:
         return checked.to_dict()
     _print_citations(checked.citations, checked.references)
@@ -295,6 +298,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--judge", choices=sorted(n for n in ANSWERERS if n != "extractive"),
         help="a model backend gives a second opinion on the citations the offline checker "
         "cannot settle (uncertain, partial, near the threshold)",
+    )  # fmt: skip
+    p.add_argument(
+        "--judge-every", action="store_true",
+        help="the judge also reads every citation the checker verified: a claim stays verified "
+        "only when the model finds it stated too (one call per 10 citations)",
     )  # fmt: skip
     p.set_defaults(func=cmd_verify)
     p = add("check-manuscript", "check every citation of a manuscript (PDF, .docx, .tex, .md)")

@@ -81,6 +81,7 @@ def _check(
     text: str,
     retrieved: frozenset[str] | None,
     judge: Judge | None = None,
+    judge_every: bool = False,
 ) -> tuple[Citation, ...]:
     mentions = cite.find_mentions(text)
     if not mentions:
@@ -102,6 +103,7 @@ def _check(
         state.index.chunks_of,
         lambda key: state.papers[key].label,
         state.support_context,
+        judge_every,
     )
 
 
@@ -285,12 +287,18 @@ def ask(
 
 
 def check_text(
-    lib: Library, text: str, user: str | None = None, *, judge: Judge | None = None
+    lib: Library,
+    text: str,
+    user: str | None = None,
+    *,
+    judge: Judge | None = None,
+    judge_every: bool = False,
 ) -> CheckedText:
     """Check every citation in ``text`` against the whole library; logged as a verify run.
     A text over ``CHECK_TEXT_MAX_CHARS`` is refused: checking it would hold the shared process.
     With a ``judge`` (a model backend), the citations the offline checker cannot settle get
-    its second opinion in one call (check/judging.py)."""
+    its second opinion in batched calls (check/judging.py); with ``judge_every``, every citation
+    the checker verified too, so that a green chip is one both find stated."""
     if len(text) > CHECK_TEXT_MAX_CHARS:
         raise ResearchAssistantError(
             f"The text is {len(text):,} characters long, over the limit of "
@@ -298,7 +306,7 @@ def check_text(
             "at a time."
         )
     state = lib.state
-    checked = _check(state, text, None, judge)
+    checked = _check(state, text, None, judge, judge_every)
     result = CheckedText(
         text=text,
         citations=checked,

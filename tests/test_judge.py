@@ -181,6 +181,64 @@ def test_the_prompt_carries_every_claim_and_its_passages() -> None:
         assert part in text
 
 
+def test_with_every_the_judge_reads_verified_citations_and_may_turn_them_yellow(
+    lib: Library, fake_claude: FakeClaude
+) -> None:
+    fake_claude.enqueue(
+        answer(
+            rulings(
+                {"id": 0, "verdict": "supports", "quote": GFS_QUOTE, "reason": "p. 5"},
+                {"id": 2, "verdict": "not_enough", "reason": "no schedule is given"},
+            )
+        )
+    )
+    gfs, sixty, pings = check_text(
+        lib, f"{GFS} {SIXTY} {PINGS}", judge=judge(fake_claude), judge_every=True
+    ).citations
+    sent = sent_claims(fake_claude)
+    assert "Claim 0" in sent and "Claim 2" in sent and "pings" in sent
+    assert "sixty percent" not in sent  # a contradiction found offline is never sent
+    assert gfs.status == "verified" and "lifted from partial" in gfs.judge
+    assert pings.status == "uncertain" and "lowered from verified" in pings.judge
+    assert "does not find this stated" in pings.reason and "no schedule is given" in pings.reason
+    assert sixty.status == "unsupported" and sixty.judge == ""
+
+
+def test_without_every_a_plainly_verified_citation_is_not_sent(
+    lib: Library, fake_claude: FakeClaude
+) -> None:
+    fake_claude.enqueue(answer(rulings({"id": 0, "verdict": "not_enough"})))
+    (gfs, pings) = check_text(lib, f"{GFS} {PINGS}", judge=judge(fake_claude)).citations
+    assert "pings" not in sent_claims(fake_claude)
+    assert (gfs.status, pings.status, pings.judge) == ("partial", "verified", "")
+
+
+def test_with_every_a_verified_claim_found_contradicted_is_lowered(
+    lib: Library, fake_claude: FakeClaude
+) -> None:
+    fake_claude.enqueue(
+        answer(rulings({"id": 0, "verdict": "contradicts", "reason": "only on a timeout"}))
+    )
+    (c,) = check_text(lib, PINGS, judge=judge(fake_claude), judge_every=True).citations
+    assert c.status == "unsupported" and "lowered from verified" in c.judge
+    assert "contradicts this: only on a timeout" in c.reason
+
+
+def test_claims_are_judged_ten_to_a_call_and_a_failed_call_spares_the_others(
+    lib: Library, fake_claude: FakeClaude
+) -> None:
+    text = " ".join([PINGS] * 12)
+    fake_claude.enqueue(
+        answer(rulings(*({"id": i, "verdict": "supports", "quote": ""} for i in range(10))))
+    )
+    fake_claude.enqueue(error(500))
+    citations = check_text(lib, text, judge=judge(fake_claude), judge_every=True).citations
+    first, second = (str(r["messages"][0]["content"]) for r in fake_claude.requests)
+    assert first.count("Claim ") == 10 and second.count("Claim ") == 2
+    assert all(c.status == "verified" and "supports" in c.judge for c in citations[:10])
+    assert all(c.status == "verified" and "unavailable" in c.judge for c in citations[10:])
+
+
 def test_verify_on_the_command_line_asks_the_configured_judge(
     lib: Library,
     fake_claude: FakeClaude,
@@ -206,3 +264,16 @@ def test_verify_on_the_command_line_asks_the_configured_judge(
     (c,) = json.loads(capsys.readouterr().out)["citations"]
     assert c["status"] == "verified" and "lifted from partial" in c["judge"]
     assert len(fake_claude.requests) == 1
+
+
+def test_judge_every_on_the_command_line_needs_a_judge(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from research_assistant import store as store_mod
+    from research_assistant.cli import main
+
+    draft = tmp_path / "draft.md"
+    draft.write_text(PINGS, encoding="utf-8")
+    store_mod.close(lib.root / "catalog.duckdb")  # the CLI opens the library itself
+    assert main(["--library", str(lib.root), "verify", str(draft), "--judge-every"]) != 0
+    assert "--judge-every needs --judge" in capsys.readouterr().err

@@ -25,7 +25,7 @@ from research_assistant.errors import LLMError, PermissionDeniedError
 from research_assistant.pipeline import ask
 from research_assistant.web import login as auth
 from research_assistant.web import render, ui
-from tests.fake_claude import FakeClaude
+from tests.fake_claude import FakeClaude, answer
 from tests.fakes import ScriptedAnswerer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -465,7 +465,7 @@ def test_check_text_offers_the_configured_models_second_opinion(
     demo_lib: Library, fake_claude: FakeClaude, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def second_opinion(at: AppTest) -> list[Any]:
-        return [c for c in at.checkbox if c.label.startswith("Second opinion")]
+        return [r for r in at.radio if r.label.startswith("Second opinion")]
 
     assert second_opinion(run("pages/4_Check_text.py")) == []  # offline: nothing to offer
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")  # a dummy: the fake checks nothing
@@ -473,12 +473,19 @@ def test_check_text_offers_the_configured_models_second_opinion(
     monkeypatch.setenv("RA_MODEL", "claude-judge")
     monkeypatch.setenv("RA_LLM_MAX_RETRIES", "0")
     at = run("pages/4_Check_text.py")
-    (box,) = second_opinion(at)
-    assert "claude-judge" in box.label and box.value is True
+    (choice,) = second_opinion(at)
+    assert "claude-judge" in choice.label and choice.value.startswith("On the citations")
     at.text_area[0].set_value(f"{SUPPORTED} [{label(demo_lib, DLA)}].")
-    at.button[0].click().run()  # whatever the judge says, or if its call fails, a verdict shows
+    at.button[0].click().run()  # verified offline: not sent, no call is made
     assert_ok(at)
-    assert 'class="ra-chip ra-' in html_of(at)
+    assert 'class="ra-chip ra-verified"' in html_of(at) and not fake_claude.requests
+    # on every citation: the model reads the verified one too, and its doubt turns it yellow
+    fake_claude.enqueue(answer('[{"id": 0, "verdict": "not_enough", "reason": "not said"}]'))
+    second_opinion(at)[0].set_value(next(o for o in choice.options if "every" in o)).run()
+    at.button[0].click().run()
+    assert_ok(at)
+    assert len(fake_claude.requests) == 1 and SUPPORTED[:30] in str(fake_claude.requests[0])
+    assert 'class="ra-chip ra-uncertain"' in html_of(at)
 
 
 def test_check_text_escapes_html(demo_lib: Library) -> None:

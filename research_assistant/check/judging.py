@@ -1,13 +1,16 @@
 """A second opinion on the citations the offline checker cannot settle (pure).
 
 When a model that can judge is configured, the pipeline sends it the citations left in the
-middle (uncertain, partial) or verified just over the threshold, in one batched call, with the
-exact passages of the cited paper (``items``). Its rulings then combine with the offline
-verdicts (``combine``), under rules that keep a green chip meaning the paper says it:
+middle (uncertain, partial) or verified just over the threshold, or, when asked for ``every``
+one, every citation the checker verified too, in batched calls of JUDGE_BATCH, with the exact
+passages of the cited paper (``items``). Its rulings then combine with the offline verdicts
+(``combine``), under rules that keep a green chip meaning the paper says it:
 
 - the judge may lift a claim to verified only when its quote is found in a passage of the cited
   paper (fuzzy match >= QUOTE_MATCH) and every number of the claim agrees with the quote;
-- it may lower a claim to unsupported when it says the paper contradicts it;
+- it may lower a claim to unsupported when it says the paper contradicts it, and a verified
+  claim to uncertain when it finds the passages do not state it (with ``every``, a green chip
+  is one the checker and the model both find stated);
 - a contradiction found offline (a number, a direction, a negation, a name) is never sent, so
   never overturned; a failed call leaves every offline verdict as it was, noted.
 
@@ -33,6 +36,7 @@ from research_assistant.results import PARTIAL, UNCERTAIN, UNSUPPORTED, VERIFIED
 from research_assistant.text import LINE_HYPHEN, fold
 
 __all__ = [
+    "JUDGE_BATCH",
     "NEAR_MARGIN",
     "QUOTE_MATCH",
     "combine",
@@ -44,17 +48,21 @@ __all__ = [
 
 NEAR_MARGIN = 0.05  # a verified score this close over SUPPORT_THRESHOLD is asked about too
 QUOTE_MATCH = 90  # rapidfuzz partial_ratio of the judge's quote against a cited passage
+# Claims per judging call: each is sent with up to four passages of 4,000 characters, so ten
+# make a request of about 40,000 tokens at most, and a reply that fits the call's max_tokens.
+JUDGE_BATCH = 10
 _PASSAGES = 4  # chunks of the cited paper sent with a claim
 _PASSAGE_CHARS = 4000  # per passage sent: bounds the request
 
 
-def needs_judge(c: Citation) -> bool:
-    """Whether the offline verdict is one a second opinion may settle."""
+def needs_judge(c: Citation, every: bool = False) -> bool:
+    """Whether the offline verdict is one a second opinion may settle; with ``every``, every
+    verified citation is asked about too (a contradiction found offline never is)."""
     if c.paper_key is None:
         return False
     if c.status in (UNCERTAIN, PARTIAL):
         return True
-    return c.status == VERIFIED and c.score < SUPPORT_THRESHOLD + NEAR_MARGIN
+    return c.status == VERIFIED and (every or c.score < SUPPORT_THRESHOLD + NEAR_MARGIN)
 
 
 def _passages(c: Citation, chunks: Sequence[Chunk], ctx: Context | None) -> list[Chunk]:
@@ -73,11 +81,12 @@ def items(
     chunks_of: Callable[[str], Sequence[Chunk]],
     label_of: Callable[[str], str],
     ctx: Context | None = None,
+    every: bool = False,
 ) -> list[JudgeItem]:
     """One JudgeItem per citation that needs a judge; its id is the citation's index."""
     out = []
     for i, c in enumerate(citations):
-        if needs_judge(c) and c.paper_key is not None:
+        if needs_judge(c, every) and c.paper_key is not None:
             sent = _passages(c, chunks_of(c.paper_key), ctx)
             texts = tuple(x.text[:_PASSAGE_CHARS] for x in sent)
             out.append(JudgeItem(i, c.claim, label_of(c.paper_key), texts))
@@ -123,6 +132,13 @@ def combine(
         return replace(
             c, status=UNSUPPORTED, reason=reason, judge=f"{said} (lowered from {c.status})"
         )
+    if ruling.verdict == "not_enough" and c.status == VERIFIED:
+        reason = (
+            f"the {who} does not find this stated in {label}'s passages"
+            + (f" ({ruling.reason})" if ruling.reason else "")
+            + ": check the evidence"
+        )
+        return replace(c, status=UNCERTAIN, reason=reason, judge=f"{said} (lowered from verified)")
     if ruling.verdict != "supports" or c.status == VERIFIED:
         return replace(c, judge=said)
     chunk = _found(ruling.quote, _passages(c, chunks, ctx))
@@ -150,22 +166,23 @@ def second_opinion(
     chunks_of: Callable[[str], Sequence[Chunk]],
     label_of: Callable[[str], str],
     ctx: Context | None = None,
+    every: bool = False,
 ) -> tuple[Citation, ...]:
-    """The citations after one batched judging call on those that need it (``needs_judge``);
-    when the call fails, every offline verdict stands and says so."""
-    todo = items(citations, chunks_of, label_of, ctx)
-    if not todo:
-        return tuple(citations)
-    try:
-        rulings = {r.id: r for r in judge.judge(todo)}
-    except ResearchAssistantError as exc:
-        sent = {item.id for item in todo}
-        return tuple(
-            failed(c, judge.model, str(exc)) if i in sent else c for i, c in enumerate(citations)
-        )
+    """The citations after judging calls, JUDGE_BATCH claims each, on those that need it
+    (``needs_judge``; ``every``: every verified one too); when a call fails, the offline
+    verdicts of its claims stand and say so."""
+    todo = items(citations, chunks_of, label_of, ctx, every)
     out = list(citations)
-    for item in todo:
-        c = out[item.id]
-        chunks = chunks_of(c.paper_key) if c.paper_key else ()
-        out[item.id] = combine(c, rulings.get(item.id), chunks, judge.model, item.label, ctx)
+    for start in range(0, len(todo), JUDGE_BATCH):
+        batch = todo[start : start + JUDGE_BATCH]
+        try:
+            rulings = {r.id: r for r in judge.judge(batch)}
+        except ResearchAssistantError as exc:
+            for item in batch:
+                out[item.id] = failed(out[item.id], judge.model, str(exc))
+            continue
+        for item in batch:
+            c = out[item.id]
+            chunks = chunks_of(c.paper_key) if c.paper_key else ()
+            out[item.id] = combine(c, rulings.get(item.id), chunks, judge.model, item.label, ctx)
     return tuple(out)

@@ -151,11 +151,14 @@ def judge_model() -> str:
     return "" if backend == "extractive" else s.model_for(backend)
 
 
-def check_job(lib: Library, text: str, user: str, second_opinion: bool = False) -> Job[CheckedText]:
+def check_job(
+    lib: Library, text: str, user: str, second_opinion: bool = False, every: bool = False
+) -> Job[CheckedText]:
     """``pipeline.check_text`` as a Job (at most CHECKS_AT_ONCE of them work at once): a long
     text is checked in a worker thread, never in the thread that draws the page. With
     ``second_opinion``, the configured model judges the citations the offline checker cannot
-    settle (a judge that cannot be built leaves the offline verdicts, as a failed call does)."""
+    settle, and with ``every`` every verified one too (a judge that cannot be built leaves the
+    offline verdicts, as a failed call does)."""
 
     def work(_post: Post) -> CheckedText:
         with _CHECKS:
@@ -163,7 +166,7 @@ def check_job(lib: Library, text: str, user: str, second_opinion: bool = False) 
                 judge = get_judge() if second_opinion else None
             except ResearchAssistantError:
                 judge = None
-            return check_text(lib, text, user, judge=judge)
+            return check_text(lib, text, user, judge=judge, judge_every=every)
 
     return Job("check", work)
 
