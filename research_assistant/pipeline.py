@@ -98,13 +98,9 @@ def _check(
     if judge is None:
         return checked
     return judging.second_opinion(
-        checked,
-        judge,
-        state.index.chunks_of,
-        lambda key: state.papers[key].label,
-        state.support_context,
-        judge_every,
-    )
+        checked, judge, state.index.chunks_of, lambda key: state.papers[key].label,
+        state.support_context, judge_every,
+    )  # fmt: skip
 
 
 def _failing(citations: Sequence[Citation]) -> list[RepairNote]:
@@ -287,13 +283,9 @@ def ask(
 
 
 def check_text(
-    lib: Library,
-    text: str,
-    user: str | None = None,
-    *,
-    judge: Judge | None = None,
+    lib: Library, text: str, user: str | None = None, *, judge: Judge | None = None,
     judge_every: bool = False,
-) -> CheckedText:
+) -> CheckedText:  # fmt: skip
     """Check every citation in ``text`` against the whole library; logged as a verify run.
     A text over ``CHECK_TEXT_MAX_CHARS`` is refused: checking it would hold the shared process.
     With a ``judge`` (a model backend), the citations the offline checker cannot settle get
