@@ -58,9 +58,9 @@ def agree(claim: Quantity, evidence: Quantity) -> bool:
         # one side bare, in the same role: "ran for 18 months" and "Duration (months): 18",
         # "after 10^9 years" and "10^9 y" (a unit the reader does not know)
         if claim.unit:
-            values.append(evidence.value * claim.scale)
+            values.append(evidence.value * claim.scale + claim.offset)
         else:
-            values.append(evidence.value / evidence.scale)
+            values.append((evidence.value - evidence.offset) / evidence.scale)
     if claim.low < claim.high:  # a range agrees with the same range only
         return _close(claim.low, evidence.low, slack) and _close(claim.high, evidence.high, slack)
     for v in values:
@@ -96,7 +96,11 @@ def agrees_any(claim: Quantity, evidence: Sequence[Quantity]) -> bool:
             d = abs(v - e.value)
             if d < near or d < slack + 1e-9 * abs(e.value):
                 return True
-            if unit != e.unit and (claim.scale != 1.0 or e.scale != 1.0) and agree(claim, e):
+            if (
+                unit != e.unit
+                and (claim.scale != 1.0 or e.scale != 1.0 or claim.offset or e.offset)
+                and agree(claim, e)
+            ):
                 return True  # one side in a unit, the other a bare number: as written
         elif agree(claim, e):
             return True

@@ -29,7 +29,7 @@ from research_assistant.number_words import (
     shares_and_multiples,
     word_values,
 )
-from research_assistant.units import UNITS, unit_of
+from research_assistant.units import UNITS, offset_of, unit_of
 
 __all__ = ["Quantity", "quantities"]
 
@@ -46,7 +46,8 @@ class Quantity:
     approx: bool = False
     bound: str = ""  # ">" (over, at least), "<" (under, up to), "" exact
     from_words: bool = False
-    scale: float = 1.0  # the unit's factor: value / scale is the number as written ("18 months")
+    scale: float = 1.0  # the unit's factor and offset: (value - offset) / scale is the number
+    offset: float = 0.0  # as written ("18 months"; "298 K" is 24.85 °C)
 
 
 _SUPER = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺·", "0123456789-+.")
@@ -266,7 +267,7 @@ def _quantity(text: str, m: re.Match[str]) -> Quantity | None:
     if m.group("pm"):
         spread = float(m.group("pm"))
         low, high = value - spread, value + spread
-    unit, factor, end = "", 1.0, m.end()
+    unit, factor, offset, end = "", 1.0, 0.0, m.end()
     if m.group("suffix"):
         factor = _SUFFIX[m.group("suffix")]
     else:
@@ -276,15 +277,18 @@ def _quantity(text: str, m: re.Match[str]) -> Quantity | None:
             if text[u.start(1) : u.start(1) + 8].lower() == "per cent":
                 word = "per cent"
             known, end = unit_of(word), u.end()
+            if word == "K" and text[end : end + 1] == "-":  # "2 K-means runs": no kelvin
+                known = None
             if known is None and word.endswith("/s"):  # "3 m/s": its metres, as before
                 known, end = unit_of(word[:-2]), end - 2
             if known is not None:
-                unit, factor = known
+                unit, factor, offset = *known, offset_of(word)
             else:
                 end = m.end()
     if unit == "%":
         pass  # percentages compare as percentages (agree() also tries them as fractions)
-    value, low, high, tol = value * factor, low * factor, high * factor, tol * factor
+    value, low, high = value * factor + offset, low * factor + offset, high * factor + offset
+    tol *= factor
     words = set(prev)
     approx = bool(words & _APPROX) or "~" in "".join(prev)
     bound = ">" if words & _LOWER else "<" if words & _UPPER else ""
@@ -300,4 +304,5 @@ def _quantity(text: str, m: re.Match[str]) -> Quantity | None:
         approx=approx,
         bound=bound,
         scale=factor if unit else 1.0,
+        offset=offset,
     )

@@ -4,7 +4,7 @@ forms whose case decides what they are ("Mb/s" megabits, "MB/s" megabytes, "mM" 
 
 from __future__ import annotations
 
-__all__ = ["CAPS_UNITS", "CASED_UNITS", "UNITS", "is_unit", "unit_of"]
+__all__ = ["CAPS_UNITS", "CASED_UNITS", "UNITS", "is_unit", "offset_of", "unit_of"]
 
 # unit (folded) -> (canonical unit, factor)
 UNITS: dict[str, tuple[str, float]] = {}
@@ -57,7 +57,7 @@ _add("g", 1e-9, "ng", "nanogram", "nanograms")
 for _prefix, _factor in (("", 1.0), ("k", 1e3), ("m", 1e6), ("g", 1e9)):
     _add("Hz", _factor, _prefix + "hz")
     _add("eV", _factor, _prefix + "ev")
-_add("°C", 1.0, "°c", "˚c", "degc", "celsius")
+_add("°C", 1.0, "°c", "˚c", "degc", "celsius", "kelvin", "kelvins")  # kelvin: see offset_of
 _add("L", 1.0, "l", "liter", "liters", "litre", "litres")
 _add("L", 1e-3, "ml", "milliliter", "milliliters", "millilitre", "millilitres")
 _add("L", 1e-6, "µl", "μl", "ul", "microliter", "microliters", "microlitre", "microlitres")
@@ -80,6 +80,9 @@ for _prefix, _factor in (("", 1.0), ("k", 1e3), ("K", 1e3), ("M", 1e6), ("G", 1e
     CASED_UNITS[_prefix + "bit/s"] = ("bit/s", _factor)
 for _prefix, _factor in (("m", 1e-3), ("µ", 1e-6), ("μ", 1e-6), ("u", 1e-6), ("n", 1e-9)):
     CASED_UNITS[_prefix + "M"] = ("M", _factor)
+# "298 K" is 24.85 °C (a capital K after a space; "10K images" is ten thousand, the reader's)
+CASED_UNITS["K"] = ("°C", 1.0)
+_KELVIN_OFFSET = -273.15
 
 
 def is_unit(word: str) -> bool:
@@ -97,3 +100,8 @@ def unit_of(written: str) -> tuple[str, float] | None:
     if len(word) <= 3 and written != word and word not in CAPS_UNITS:
         return None
     return UNITS.get(word)
+
+
+def offset_of(written: str) -> float:
+    """What is added to a value in the unit ``written`` after its factor: kelvin to Celsius."""
+    return _KELVIN_OFFSET if written == "K" or written.lower() in ("kelvin", "kelvins") else 0.0

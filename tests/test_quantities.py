@@ -353,3 +353,25 @@ def test_a_unit_after_a_number_opening_a_line_is_no_heading() -> None:
     assert [q.unit for q in quantities("4.5 Gyr ago the Sun formed")] == ["s"]
     assert quantities("5 Performance") == ()  # a section heading still states no value
     assert quantities("a couple of papers") == ()  # two or three: no exact number
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "same"),
+    [
+        ("Samples were kept at 25 °C.", "Samples were kept at 298 K.", True),
+        ("Samples were kept at 298 K.", "Samples were kept at 25 °C.", True),
+        ("Samples were kept at 300 K.", "Samples were kept at 25 °C.", False),
+        ("The fridge reaches 4 K.", "The fridge reaches 4 kelvin.", True),
+        ("The fridge reaches 4 K.", "The fridge reaches 40 K.", False),
+    ],
+)
+def test_kelvin_and_celsius_are_one_scale(claim: str, evidence: str, same: bool) -> None:
+    assert _states(claim, evidence) is same
+
+
+def test_a_capital_k_after_a_space_is_kelvin_but_attached_it_is_a_thousand() -> None:
+    (kelvin,) = quantities("cooled to 298 K")
+    assert kelvin.unit == "°C" and abs(kelvin.value - 24.85) < 1e-9
+    (images,) = quantities("trained on 10K images")
+    assert (images.value, images.unit) == (10_000, "")
+    assert [q.unit for q in quantities("we ran 2 K-means restarts")] == [""]
