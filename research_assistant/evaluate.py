@@ -272,10 +272,18 @@ def load_questions(path: Path | str) -> tuple[Question, ...]:
     return parse_questions(text.splitlines(), path.name)
 
 
+_HYPHENS = str.maketrans("", "", "-\u00ad\u2010\u2011")
+
+
 def states(answer: str, hint: str) -> bool:
-    """True when the answer text states the hint: folded, whitespace ignored (PDF text puts
-    spaces around symbols as it likes: "35:28±0.08" and "35:28 ± 0.08")."""
-    return "".join(fold(hint).split()) in "".join(fold(answer).split())
+    """True when the answer text states the hint: folded, whitespace and hyphens ignored (PDF
+    text puts spaces around symbols as it likes: "35:28±0.08" and "35:28 ± 0.08"; a hint copied
+    from a page keeps its line-break hyphen, "a tempo- rary file", which the answer joins)."""
+    return _flat(hint) in _flat(answer)
+
+
+def _flat(text: str) -> str:
+    return "".join(fold(text).split()).translate(_HYPHENS)
 
 
 def score_answer(q: Question, answer: Answer) -> EvalRow:

@@ -21,6 +21,7 @@ from research_assistant.evaluate import (
     load_questions,
     parse_questions,
     score_answer,
+    states,
 )
 from research_assistant.library import Library
 from research_assistant.models import Chunk, Passage
@@ -272,3 +273,12 @@ def test_load_questions_skips_blanks_and_comments(tmp_path: Path) -> None:
     assert load_questions(path) == (Question("7", "Why?", ("k",)),)
     with pytest.raises(ResearchAssistantError, match="Cannot read"):
         load_questions(tmp_path / "missing.jsonl")
+
+
+def test_a_hint_copied_across_a_line_break_is_found_in_the_joined_answer() -> None:
+    """A hint copied from a page keeps its line-break hyphen ("a tempo- rary file"); the
+    answer joins the word, and still states it."""
+    answer = "Typically the application writes to a temporary file and renames it [Dean, 2004]."
+    assert states(answer, "writes to a tempo- rary ﬁle")
+    assert states("It is state-of-the-art.", "state-of-the- art")
+    assert not states(answer, "writes to a permanent file")
