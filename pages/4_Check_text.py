@@ -8,6 +8,14 @@ from research_assistant.web import jobs, manuscripts, ui, uploads
 lib = ui.start_page("Check text", "🔎")
 st.title("Check the citations of a text")
 ui.legend_sidebar()
+judge = jobs.judge_model()
+opinions = {
+    "On the citations the offline checker cannot settle": (True, False),
+    "On every citation (a green chip then needs the model's agreement; slower)": (True, True),
+    "None (offline verdicts only)": (False, False),
+}
+choice = st.sidebar.radio(f"Second opinion from {judge}", list(opinions)) if judge else None
+second, every = opinions[choice] if choice else (False, False)
 
 text = st.text_area(
     "Paste a text with [Author, Year] or (Author, Year) citations",
@@ -17,14 +25,6 @@ text = st.text_area(
 )
 upload = st.file_uploader("…or upload a .txt or .md file", type=["txt", "md"],
                           max_upload_size=uploads.TEXT_UPLOAD_MB)  # fmt: skip
-judge = jobs.judge_model()
-opinions = {
-    "On the citations the offline checker cannot settle": (True, False),
-    "On every citation (a green chip then needs the model's agreement; slower)": (True, True),
-    "None (offline verdicts only)": (False, False),
-}
-choice = st.radio(f"Second opinion from {judge}", list(opinions)) if judge else None
-second, every = opinions[choice] if choice else (False, False)
 if st.button("Check the citations", type="primary"):
     try:
         source = (
@@ -56,7 +56,7 @@ if st.button("Check the manuscript", type="primary", disabled=draft is None) and
         with st.spinner(f"Checking every citation of {draft.name}…"):  # in a worker thread
             st.session_state["ra_manuscript"] = manuscripts.job(
                 lib, draft.name, draft.getvalue(), ui.current_user(),
-                (bib.name, bib.getvalue()) if bib else None,
+                (bib.name, bib.getvalue()) if bib else None, second, every,
             ).wait()  # fmt: skip
     except ResearchAssistantError as e:
         ui.show_error(e, draft.name)

@@ -38,7 +38,7 @@ _WHERE = {
     "Library": "library",
     "ResearchAssistantError": "errors",
     "ask": "pipeline",
-    "check_manuscript": "pipeline",
+    "check_manuscript": "reviewing",
     "check_text": "pipeline",
     "export": "pipeline",
 }

@@ -138,7 +138,7 @@ def cmd_ask(args: argparse.Namespace, lib: Any) -> Any:
 
 
 def cmd_verify(args: argparse.Namespace, lib: Any) -> Any:
-    from research_assistant.pipeline import check_text, get_judge  # start-up time
+    from research_assistant.pipeline import check_text  # start-up time
 
     if args.file == "-":
         text = sys.stdin.read()
@@ -148,10 +148,7 @@ def cmd_verify(args: argparse.Namespace, lib: Any) -> Any:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError as e:
             raise ResearchAssistantError(f"Cannot read {path}: {e.strerror}") from e
-    if args.judge_every and not args.judge:
-        raise ResearchAssistantError("--judge-every needs --judge BACKEND (the model that judges)")
-    judge = get_judge(args.judge) if args.judge else None
-    checked = check_text(lib, text, judge=judge, judge_every=args.judge_every)
+    checked = check_text(lib, text, judge=_judge(args), judge_every=args.judge_every)
     if args.json:
         return checked.to_dict()
     _print_citations(checked.citations, checked.references)
@@ -160,11 +157,36 @@ def cmd_verify(args: argparse.Namespace, lib: Any) -> Any:
     return None
 
 
+def _judge(args: argparse.Namespace) -> Any:
+    """The model judge ``--judge`` names (None without it)."""
+    from research_assistant.pipeline import get_judge  # start-up time
+
+    if args.judge_every and not args.judge:
+        raise ResearchAssistantError("--judge-every needs --judge BACKEND (the model that judges)")
+    return get_judge(args.judge) if args.judge else None
+
+
+def _judge_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--judge", choices=sorted(n for n in ANSWERERS if n != "extractive"),
+        help="a model backend gives a second opinion on the citations the offline checker "
+        "cannot settle (uncertain, partial, near the threshold)",
+    )  # fmt: skip
+    p.add_argument(
+        "--judge-every", action="store_true",
+        help="the judge also reads every citation the checker verified: a claim stays verified "
+        "only when the model finds it stated too (one call per 10 citations)",
+    )  # fmt: skip
+
+
 def cmd_check_manuscript(args: argparse.Namespace, lib: Any) -> Any:
     from research_assistant.manuscript import outputs  # start-up time: pymupdf, python-docx
-    from research_assistant.pipeline import check_manuscript  # start-up time
+    from research_assistant.reviewing import check_manuscript  # start-up time
 
-    checked = check_manuscript(lib, Path(args.file), Path(args.bib) if args.bib else None)
+    checked = check_manuscript(
+        lib, Path(args.file), Path(args.bib) if args.bib else None,
+        judge=_judge(args), judge_every=args.judge_every,
+    )  # fmt: skip
     written = []
     for out in (args.out, args.docx):
         if out:
@@ -294,16 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_ask)
     p = add("verify", "check the citations in a text file (or - for standard input)")
     p.add_argument("file")
-    p.add_argument(
-        "--judge", choices=sorted(n for n in ANSWERERS if n != "extractive"),
-        help="a model backend gives a second opinion on the citations the offline checker "
-        "cannot settle (uncertain, partial, near the threshold)",
-    )  # fmt: skip
-    p.add_argument(
-        "--judge-every", action="store_true",
-        help="the judge also reads every citation the checker verified: a claim stays verified "
-        "only when the model finds it stated too (one call per 10 citations)",
-    )  # fmt: skip
+    _judge_options(p)
     p.set_defaults(func=cmd_verify)
     p = add("check-manuscript", "check every citation of a manuscript (PDF, .docx, .tex, .md)")
     p.add_argument("file")
@@ -312,6 +325,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--docx", help="also write the report as a Word document")
     p.add_argument("--annotated", help="write a copy of the PDF with every citation annotated")
     p.add_argument("--missing-bib", help="write the references not in the library as .bib")
+    _judge_options(p)
     p.set_defaults(func=cmd_check_manuscript)
     p = add("export", "export an answer or checked text by id")
     p.add_argument("id")

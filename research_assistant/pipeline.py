@@ -10,7 +10,6 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, replace
-from pathlib import Path
 
 from research_assistant.answer import catalog, prompts, refusal
 from research_assistant.answer.asking import is_follow_up, library_ask
@@ -31,7 +30,6 @@ from research_assistant.check.nearest import nearest_in_papers
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.ingest import matching
 from research_assistant.library import Library, LibraryState
-from research_assistant.manuscript.model import CheckedManuscript
 from research_assistant.models import Passage
 from research_assistant.report import references
 from research_assistant.report.exports import EXPORTERS, Document
@@ -95,11 +93,18 @@ def _check(
         search=state.index.retrieve,
         ctx=state.support_context,
     )
+    return second_opinion(state, checked, judge, judge_every)
+
+
+def second_opinion(
+    state: LibraryState, checked: Sequence[Citation], judge: Judge | None, every: bool = False
+) -> tuple[Citation, ...]:
+    """``checked`` after the ``judge``'s second opinion (check/judging.py); as it is with none."""
     if judge is None:
-        return checked
+        return tuple(checked)
     return judging.second_opinion(
         checked, judge, state.index.chunks_of, lambda key: state.papers[key].label,
-        state.support_context, judge_every,
+        state.support_context, every,
     )  # fmt: skip
 
 
@@ -313,52 +318,6 @@ def check_text(
         result={**result.to_dict(), "text": text},
         answer=text[:10_000],
         mode="verify",
-    )
-    return result
-
-
-def check_manuscript(
-    lib: Library,
-    path: Path,
-    bib: Path | None = None,
-    user: str | None = None,
-    *,
-    name: str = "",
-) -> CheckedManuscript:
-    """Check every citation of the manuscript at ``path`` (PDF, .docx, .tex, .md, .txt) through
-    its own reference list, or ``bib`` for keys, against the whole library; logged as a
-    manuscript run with the file's name and sha256. ``name`` is the file name shown (an upload's
-    own name rather than its temporary path)."""
-    from research_assistant.manuscript import check, read  # start-up time: pymupdf, python-docx
-
-    ms = read.read_manuscript(Path(path), Path(bib) if bib else None, name=name)
-    state = lib.state
-    found, matches = check.check_citations(
-        ms, state.resolver, state.index.chunks_of, search=state.index.retrieve,
-        ctx=state.support_context,
-    )  # fmt: skip
-    result = CheckedManuscript(
-        id=uuid.uuid4().hex[:12], name=ms.name, sha256=ms.sha256, kind=ms.kind, text=ms.text,
-        citations=found, references=ms.references, matches=matches, notes=ms.notes,
-        labels={k: p.label for m in matches if (k := m.key) and (p := state.papers.get(k))},
-    )  # fmt: skip
-    citations = tuple(c.citation for c in found)
-    lib.store.log_run(
-        run_id=result.id,
-        source="manuscript",
-        user=user,
-        citations=citations,
-        result={  # "references" as every run has them (export reads them), and the list's own
-            **(as_json := result.to_dict()),
-            "text": ms.text,
-            "reference_list": as_json["references"],
-            "references": [
-                r.to_dict() for r in references.build_references(citations, state.papers)
-            ],
-        },
-        question=f"{ms.name} (sha256 {ms.sha256})",
-        answer=ms.text[:10_000],
-        mode="manuscript",
     )
     return result
 

@@ -239,6 +239,33 @@ def test_claims_are_judged_ten_to_a_call_and_a_failed_call_spares_the_others(
     assert all(c.status == "verified" and "unavailable" in c.judge for c in citations[10:])
 
 
+def test_a_manuscript_gets_the_same_second_opinion(
+    lib: Library, fake_claude: FakeClaude, tmp_path: Path
+) -> None:
+    from research_assistant.reviewing import check_manuscript
+
+    draft = tmp_path / "draft.md"
+    draft.write_text(f"# Draft\n\n{GFS} {PINGS}\n", encoding="utf-8")
+    fake_claude.enqueue(
+        answer(
+            rulings(
+                {"id": 0, "verdict": "supports", "quote": GFS_QUOTE, "reason": "p. 5"},
+                {"id": 1, "verdict": "not_enough", "reason": "no schedule is given"},
+            )
+        )
+    )
+    checked = check_manuscript(lib, draft, judge=judge(fake_claude), judge_every=True)
+    gfs, pings = (c.citation for c in checked.citations)
+    assert gfs.status == "verified" and "lifted from partial" in gfs.judge
+    assert pings.status == "uncertain" and "lowered from verified" in pings.judge
+    logged = lib.store.run(checked.id)
+    assert logged is not None
+    assert [c["status"] for c in logged["citations"]] == ["verified", "uncertain"]
+    offline = check_manuscript(lib, draft)  # no judge: no call, the offline verdicts
+    assert [c.citation.status for c in offline.citations] == ["partial", "verified"]
+    assert len(fake_claude.requests) == 1
+
+
 def test_verify_on_the_command_line_asks_the_configured_judge(
     lib: Library,
     fake_claude: FakeClaude,
@@ -275,5 +302,6 @@ def test_judge_every_on_the_command_line_needs_a_judge(
     draft = tmp_path / "draft.md"
     draft.write_text(PINGS, encoding="utf-8")
     store_mod.close(lib.root / "catalog.duckdb")  # the CLI opens the library itself
-    assert main(["--library", str(lib.root), "verify", str(draft), "--judge-every"]) != 0
-    assert "--judge-every needs --judge" in capsys.readouterr().err
+    for command in ("verify", "check-manuscript"):
+        assert main(["--library", str(lib.root), command, str(draft), "--judge-every"]) != 0
+        assert "--judge-every needs --judge" in capsys.readouterr().err

@@ -23,9 +23,9 @@ from research_assistant.ingest.pdf import read_annotations as annotations
 from research_assistant.library import Library
 from research_assistant.manuscript import outputs
 from research_assistant.manuscript.model import CheckedManuscript
-from research_assistant.pipeline import check_manuscript
 from research_assistant.report.manuscript import missing_bibtex, to_html
 from research_assistant.report.references import STATUS_COLOURS
+from research_assistant.reviewing import check_manuscript
 
 # The corpus papers the manuscripts cite (file names in ../shared/corpus), and library.bib.
 CITED = [

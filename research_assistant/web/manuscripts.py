@@ -10,12 +10,14 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from research_assistant.errors import UploadError
+from research_assistant.answer.base import Judge
+from research_assistant.errors import ResearchAssistantError, UploadError
 from research_assistant.library import Library
 from research_assistant.manuscript import outputs, read
 from research_assistant.manuscript.model import CheckedManuscript
-from research_assistant.pipeline import check_manuscript
+from research_assistant.pipeline import get_judge
 from research_assistant.report.manuscript import missing_bibtex
+from research_assistant.reviewing import check_manuscript
 from research_assistant.web.jobs import Job, Post
 from research_assistant.web.render import md, summary_text
 from research_assistant.web.uploads import safe_upload_name
@@ -73,8 +75,11 @@ def check_manuscript_upload(
     data: bytes,
     user: str,
     bib: tuple[str, bytes] | None = None,
+    judge: Judge | None = None,
+    every: bool = False,
 ) -> CheckedUpload:
-    """Check the uploaded manuscript ``name`` (its ``data``), keys through the uploaded .bib."""
+    """Check the uploaded manuscript ``name`` (its ``data``), keys through the uploaded .bib;
+    with a ``judge``, its second opinion (``every``: on every verified citation too)."""
     if Path(name).suffix.lower() not in read.KINDS:
         raise UploadError(
             f"{name} is not a manuscript Citable reads: upload a .pdf, .docx, .tex, .md or .txt"
@@ -83,7 +88,9 @@ def check_manuscript_upload(
         folder = Path(tmp)
         path = _write(folder, name, data, "manuscript")
         bib_path = _write(folder, bib[0], bib[1], ".bib") if bib else None
-        checked = check_manuscript(lib, path, bib_path, user, name=path.name)
+        checked = check_manuscript(
+            lib, path, bib_path, user, name=path.name, judge=judge, judge_every=every
+        )
         annotated = None
         if checked.kind == "pdf":
             outputs.annotate(checked, path, folder / "annotated.pdf")
@@ -98,12 +105,23 @@ def check_manuscript_upload(
 
 
 def job(
-    lib: Library, name: str, data: bytes, user: str, bib: tuple[str, bytes] | None = None
+    lib: Library,
+    name: str,
+    data: bytes,
+    user: str,
+    bib: tuple[str, bytes] | None = None,
+    second_opinion: bool = False,
+    every: bool = False,
 ) -> Job[CheckedUpload]:
-    """``check_manuscript_upload`` as a Job: the page waits on it, a worker thread does the work."""
+    """``check_manuscript_upload`` as a Job: the page waits on it, a worker thread does the work.
+    With ``second_opinion``, the configured model judges as on a checked text (jobs.check_job)."""
 
     def work(_post: Post) -> CheckedUpload:
         with _SLOTS:
-            return check_manuscript_upload(lib, name, data, user, bib)
+            try:
+                judge = get_judge() if second_opinion else None
+            except ResearchAssistantError:
+                judge = None
+            return check_manuscript_upload(lib, name, data, user, bib, judge, every)
 
     return Job("manuscript", work)
