@@ -441,6 +441,16 @@ CASES: list[tuple[str, list[W]]] = [
         ],
     ),
     ("a disputed period (Kim, 2020-2021) here", []),
+    # a lone name before its year, then any verb in the present tense or a perfect: a citation
+    # ("as Godfrey (1983) reviews" in the TIMP paper), also after "follow" and "unlike"
+    ("Okafor (2017) analyses the corpus.", [W("Okafor (2017)", "Okafor", "2017")]),
+    ("Lindqvist (2008) denoises images.", [W("Lindqvist (2008)", "Lindqvist", "2008")]),
+    ("Ruiz (2018) has shown that it holds.", [W("Ruiz (2018)", "Ruiz", "2018")]),
+    ("We follow Okafor (2017) here.", [W("Okafor (2017)", "Okafor", "2017")]),
+    ("as Godfrey (1983) reviews.", [W("Godfrey (1983)", "Godfrey", "1983")]),
+    # ... but not a word in -s that is no verb, nor after a place's preposition
+    ("Okafor (2017) corpus statistics are given below.", []),
+    ("In Berlin (1998) protests erupted.", []),
 ]
 
 

@@ -45,7 +45,7 @@ def _words(words: str) -> frozenset[str]:
 # "Smith (2020)" alone is a citation after a cue word or before a reporting verb, so that "in
 # Berlin (1998)" is not; "et al." and "A and B" forms need no cue.
 _CUES = _words(
-    "by to see cf. following wrote said says writes"
+    "by to see cf. following follow follows followed unlike wrote said says writes"
     " laut gemäß siehe vgl."  # German: "laut Thoma (2015)", "vgl. Thoma (2015)"
 )
 _VERBS = _words(
@@ -74,6 +74,10 @@ _IRREGULAR_PAST = _words(
     "taught understood became came got did showed shown"
 )
 _ADVERBS = _words("also further later then first earlier once again instead thus")
+_HAVE = _words("has have had")  # "(2018) has shown": the verb is the next word
+# Words in -s that are no verbs in the third person ("(2019) class", "(2020) corpus", "(2021)
+# basis", "(2017) statistics", "(2019) previous"): the present-tense guess skips them.
+_NOT_VERB_ENDS = ("ss", "us", "is", "ics", "ous", "ys")
 # "in Berlin (1998)", "The Treaty of Versailles (1919)": a place or thing, not an author.
 _FUNCTION = _words(
     "of in at on from the a an for with into near during since under over between within across "
@@ -302,18 +306,21 @@ def _group(
 
 
 def _verb_after(text: str, k: int, guessing: bool) -> bool:
-    """A reporting verb right after the bracket ("(2020) showed", "(2003) also found"); when
-    ``guessing``, any past-tense word counts too ("(2000) compared")."""
+    """A reporting verb right after the bracket ("(2020) showed", "(2003) also found", "(2018)
+    has shown"); when ``guessing``, any past-tense or present-tense verb counts too ("(2000)
+    compared", "(2017) analyses", "(2008) denoises")."""
     m = _NEXT.match(text, k, min(len(text), k + 60))
     if m is None:
         return False
     first, second = m.group(1), m.group(2) or ""
-    if first in _ADVERBS or (first.endswith("ly") and first.islower()):
+    if first in _ADVERBS or (first.endswith("ly") and first.islower()) or first in _HAVE:
         first = second
     return first in _VERBS or (
         guessing
+        and first.islower()
         and (
             first in _IRREGULAR_PAST
-            or (first.islower() and len(first) > 4 and first.endswith("ed"))
+            or (len(first) > 4 and first.endswith("ed"))
+            or (len(first) > 4 and first.endswith("s") and not first.endswith(_NOT_VERB_ENDS))
         )
     )
