@@ -18,7 +18,8 @@ def _by_user(user: str | None) -> tuple[str, list[Any]]:
 
 
 class AuditQueries:
-    """Counts by status, paper, time, backend and user; flagged citations; refused questions."""
+    """Counts by status, paper, time, backend and user; flagged citations; refused questions;
+    what the model judge said."""
 
     def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         raise NotImplementedError  # store.Store runs it
@@ -102,6 +103,15 @@ class AuditQueries:
                 args,
             )
         ]
+
+    def judge_opinions(self, user: str | None = None) -> list[tuple[str, str, int]]:
+        """(what the model judge said, the status after it, count) of the citations it read."""
+        where, args = _by_user(user)
+        where = f"{where} AND judge <> ''" if where else "WHERE judge <> ''"
+        rows = self.query(
+            f"SELECT judge, status, count(*) FROM citation_log {where} GROUP BY 1, 2", args
+        )
+        return [(str(j), str(s), int(n)) for j, s, n in rows]
 
     def flagged(self, limit: int = 50, user: str | None = None) -> list[dict[str, Any]]:
         """The latest citations that are not verified, with their question for drill-down."""

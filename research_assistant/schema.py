@@ -78,8 +78,15 @@ def m003_conversations(cur: Cursor) -> None:
     )
 
 
+def m004_judge_log(cur: Cursor) -> None:
+    """What the model judge said of each logged citation ("" when none was asked), so that the
+    audit can count how often it overturned the offline verdict."""
+    cur.execute("ALTER TABLE citation_log ADD COLUMN judge VARCHAR DEFAULT ''")
+
+
 MIGRATIONS: tuple[Callable[[Cursor], None], ...] = (
     m001_catalog,
     m002_verification_log,
     m003_conversations,
+    m004_judge_log,
 )

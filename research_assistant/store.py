@@ -319,7 +319,7 @@ class Store(AuditQueries, Conversations):
                 (run_id, i, now, who, source, m.marker, m.start, m.end, m.first_author, m.year,
                  c.paper_key, c.via, c.status, float(c.score), c.claim,
                  ev.chunk_id if ev else None, ev.page if ev else None, ev.text if ev else None,
-                 backend, model)
+                 backend, model, c.judge)
             )  # fmt: skip
         with self.transaction() as cur:
             cur.execute(
@@ -333,7 +333,7 @@ class Store(AuditQueries, Conversations):
                     [now, conversation_id, who],
                 )
             if rows:
-                cur.executemany(f"INSERT INTO citation_log VALUES ({', '.join('?' * 20)})", rows)
+                cur.executemany(f"INSERT INTO citation_log VALUES ({', '.join('?' * 21)})", rows)
 
     def run(self, run_id: str) -> dict[str, Any] | None:
         """The stored JSON result of an ask or verify run, with who/when/source."""

@@ -11,6 +11,7 @@ import pytest
 from research_assistant import Library, check_text
 from research_assistant.answer.base import JudgeItem, judge_prompt, parse_rulings
 from research_assistant.answer.claude import ClaudeAnswerer
+from research_assistant.check.judging import ACTIONS, action_of
 from research_assistant.results import Citation
 from tests.fake_claude import FakeClaude, answer, error, hang
 
@@ -264,6 +265,38 @@ def test_a_manuscript_gets_the_same_second_opinion(
     offline = check_manuscript(lib, draft)  # no judge: no call, the offline verdicts
     assert [c.citation.status for c in offline.citations] == ["partial", "verified"]
     assert len(fake_claude.requests) == 1
+
+
+def test_the_log_keeps_what_the_judge_did_to_each_citation(
+    lib: Library, fake_claude: FakeClaude
+) -> None:
+    fake_claude.enqueue(
+        answer(
+            rulings(
+                {"id": 0, "verdict": "supports", "quote": GFS_QUOTE, "reason": "p. 5"},
+                {"id": 1, "verdict": "contradicts", "reason": "9 cycles against 35"},
+                {"id": 3, "verdict": "supports", "quote": "", "reason": "said"},
+            )
+        )
+    )
+    text = f"{GFS} {MORE_CYCLES} {SIXTY} {PINGS}"
+    result = check_text(lib, text, judge=judge(fake_claude), judge_every=True)
+    rows = lib.store.query(
+        "SELECT status, judge FROM citation_log WHERE run_id = ? ORDER BY idx", [result.id]
+    )
+    assert [(status, action_of(said)) for status, said in rows] == [
+        ("verified", "lifted"),
+        ("unsupported", "lowered"),
+        ("unsupported", ""),  # a contradiction found offline: never sent
+        ("verified", "kept"),
+    ]
+    assert {a for a in (action_of(c.judge) for c in result.citations)} <= {*ACTIONS, ""}
+    fake_claude.enqueue(error(500))
+    (failed,) = check_text(lib, GFS, judge=judge(fake_claude)).citations
+    assert action_of(failed.judge) == "unavailable"
+    fake_claude.enqueue(answer(rulings()))
+    (silent,) = check_text(lib, GFS, judge=judge(fake_claude)).citations
+    assert action_of(silent.judge) == "no ruling"
 
 
 def test_verify_on_the_command_line_asks_the_configured_judge(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -215,9 +216,33 @@ def test_migration_3_keeps_the_runs_of_an_older_catalog(
     store_mod.close(path)
     monkeypatch.undo()
     s = Store.open(path)
-    assert s.migrations()[2] == "m003_conversations"
+    assert s.migrations()[2:4] == ["m003_conversations", "m004_judge_log"]
     assert s.run("old")["id"] == "old"
     assert s.conversations("ann") == []
+    store_mod.close(path)
+
+
+def test_migration_4_gives_the_logged_citations_of_an_older_catalog_no_judge(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "old.duckdb"
+    monkeypatch.setattr(store_mod, "MIGRATIONS", store_mod.MIGRATIONS[:3])
+    old = Store.open(path)
+    with old.transaction() as cur:  # a citation as the version before the judge column wrote it
+        cur.execute(
+            f"INSERT INTO citation_log VALUES ({', '.join('?' * 20)})",
+            ["r", 0, "2026-11-20 10:00:00", "ann", "verify", "[A, 2020]", 0, 9, "A", "2020",
+             "a2020", "", "verified", 0.9, "X.", None, None, None, "", ""],
+        )  # fmt: skip
+    store_mod.close(path)
+    monkeypatch.undo()
+    s = Store.open(path)
+    assert s.migrations()[3] == "m004_judge_log"
+    assert s.counts_by_status() == {"verified": 1} and s.judge_opinions() == []
+    s.log_run(run_id="new", source="verify", user="ann", result={},
+              citations=[replace(citation("verified"), judge="model judge (m): supports")])  # fmt: skip
+    assert s.judge_opinions() == [("model judge (m): supports", "verified", 1)]
+    assert s.judge_opinions(user="bob") == []
     store_mod.close(path)
 
 

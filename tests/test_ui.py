@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,11 +18,11 @@ from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
 from research_assistant import Library, store
-from research_assistant.answer.base import AnswerRequest, Draft
+from research_assistant.answer.base import AnswerRequest, Draft, JudgeItem, Ruling
 from research_assistant.backup import backup_bytes, restore
 from research_assistant.demo import DEMO_PAPERS, build_demo, demo_bibtex
 from research_assistant.errors import LLMError, PermissionDeniedError
-from research_assistant.pipeline import ask
+from research_assistant.pipeline import ask, check_text
 from research_assistant.web import login as auth
 from research_assistant.web import render, ui
 from tests.fake_claude import FakeClaude, answer
@@ -519,6 +519,34 @@ def test_audit_after_some_answers(demo_lib: Library) -> None:
     assert len(flagged) == 1  # the flagged citation
     shown = " ".join(m.value for m in at.markdown)
     assert "green cheese" in shown and "Question" in shown
+
+
+class OneRulingJudge:
+    """A judge that rules the same on every claim (the real SDK's judging: tests/test_judge.py)."""
+
+    model = "judge-model"
+
+    def __init__(self, verdict: str) -> None:
+        self.verdict = verdict
+
+    def judge(self, items: Sequence[JudgeItem]) -> tuple[Ruling, ...]:
+        return tuple(Ruling(item.id, self.verdict, reason="not said") for item in items)
+
+
+def test_audit_counts_what_the_model_judge_changed(demo_lib: Library) -> None:
+    dla = label(demo_lib, DLA)
+    text = f"{SUPPORTED} [{dla}]. {SUPPORTED} [{dla}]."
+    check_text(demo_lib, text, judge=OneRulingJudge("not_enough"), judge_every=True)
+    check_text(
+        demo_lib, f"{SUPPORTED} [{dla}].", judge=OneRulingJudge("supports"), judge_every=True
+    )
+    check_text(demo_lib, f"{SUPPORTED} [{dla}].")  # no judge: not counted
+    at = run("pages/2_Audit.py")
+    assert_ok(at)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Citations checked"] == "4"
+    assert (metrics["Citations it read"], metrics["Lowered"], metrics["Kept"]) == ("3", "2", "1")
+    assert any("overturned the offline verdict on 2 of 3" in c.value for c in at.caption)
 
 
 def test_demo_papers_are_the_ones_the_tests_use() -> None:

@@ -36,9 +36,11 @@ from research_assistant.results import PARTIAL, UNCERTAIN, UNSUPPORTED, VERIFIED
 from research_assistant.text import LINE_HYPHEN, fold
 
 __all__ = [
+    "ACTIONS",
     "JUDGE_BATCH",
     "NEAR_MARGIN",
     "QUOTE_MATCH",
+    "action_of",
     "combine",
     "failed",
     "items",
@@ -53,6 +55,33 @@ QUOTE_MATCH = 90  # rapidfuzz partial_ratio of the judge's quote against a cited
 JUDGE_BATCH = 10
 _PASSAGES = 4  # chunks of the cited paper sent with a claim
 _PASSAGE_CHARS = 4000  # per passage sent: bounds the request
+
+
+# What a judged citation's note says happened (``action_of`` reads it back for the audit).
+_LIFTED, _LOWERED, _NO_RULING, _UNAVAILABLE = (
+    "lifted from",
+    "lowered from",
+    "gave no ruling",
+    "unavailable",
+)
+ACTIONS = ("lifted", "lowered", "kept", "no ruling", "unavailable")
+
+
+def action_of(judge: str) -> str:
+    """What the judge's note on a citation (``Citation.judge``) says happened, one of ACTIONS:
+    lifted to verified, lowered (to uncertain or unsupported), kept (its opinion changed
+    nothing), no ruling, unavailable (the call failed); "" for a citation no judge read."""
+    if not judge:
+        return ""
+    if f"({_LIFTED} " in judge:
+        return "lifted"
+    if f"({_LOWERED} " in judge:
+        return "lowered"
+    if _NO_RULING in judge:
+        return "no ruling"
+    if f") {_UNAVAILABLE} (" in judge:
+        return "unavailable"
+    return "kept"
 
 
 def needs_judge(c: Citation, every: bool = False) -> bool:
@@ -123,14 +152,14 @@ def combine(
     """The citation after the judge's ruling (None: it gave none for this claim)."""
     who = f"model judge ({model})"
     if ruling is None:
-        return replace(c, judge=f"{who} gave no ruling; the offline verdict stands")
+        return replace(c, judge=f"{who} {_NO_RULING}; the offline verdict stands")
     said = f"{who}: {ruling.verdict}" + (f" — {ruling.reason}" if ruling.reason else "")
     if ruling.verdict == "contradicts":
         if c.status == UNSUPPORTED:
             return replace(c, judge=said)
         reason = f"the {who} finds that {label} contradicts this: {ruling.reason or 'see p.'}"
         return replace(
-            c, status=UNSUPPORTED, reason=reason, judge=f"{said} (lowered from {c.status})"
+            c, status=UNSUPPORTED, reason=reason, judge=f"{said} ({_LOWERED} {c.status})"
         )
     if ruling.verdict == "not_enough" and c.status == VERIFIED:
         reason = (
@@ -138,7 +167,7 @@ def combine(
             + (f" ({ruling.reason})" if ruling.reason else "")
             + ": check the evidence"
         )
-        return replace(c, status=UNCERTAIN, reason=reason, judge=f"{said} (lowered from verified)")
+        return replace(c, status=UNCERTAIN, reason=reason, judge=f"{said} ({_LOWERED} verified)")
     if ruling.verdict != "supports" or c.status == VERIFIED:
         return replace(c, judge=said)
     chunk = _found(ruling.quote, _passages(c, chunks, ctx))
@@ -151,13 +180,13 @@ def combine(
         status=VERIFIED,
         evidence=Evidence(chunk.chunk_id, chunk.page, ruling.quote),
         reason=f"{label}, p. {chunk.page} supports this (confirmed by the {who})",
-        judge=f"{said} (lifted from {c.status})",
+        judge=f"{said} ({_LIFTED} {c.status})",
     )
 
 
 def failed(c: Citation, model: str, why: str) -> Citation:
     """A citation that was sent to a judge whose call failed: the offline verdict, noted."""
-    return replace(c, judge=f"model judge ({model}) unavailable ({why}); offline verdict stands")
+    return replace(c, judge=f"model judge ({model}) {_UNAVAILABLE} ({why}); offline verdict stands")
 
 
 def second_opinion(

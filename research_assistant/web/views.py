@@ -12,6 +12,7 @@ import pandas as pd
 
 from research_assistant.answer.base import Turn
 from research_assistant.answer.registry import ANSWERERS
+from research_assistant.check import judging
 from research_assistant.conversations import Conversation
 from research_assistant.demo import DEMO_VENUE
 from research_assistant.library import Library
@@ -223,6 +224,15 @@ class ExportFile:
     data: str | bytes  # bytes for a binary format (Word)
     file_name: str
     mime: str
+
+
+def judge_summary(store: Store, user: str | None = None) -> dict[str, int]:
+    """How many logged citations the model judge read, by what it did (judging.ACTIONS): how
+    often a second opinion overturned the offline checker on this lab's own texts."""
+    out = dict.fromkeys(judging.ACTIONS, 0)
+    for said, _status, n in store.judge_opinions(user=user):
+        out[judging.action_of(said)] += n
+    return out if any(out.values()) else {}
 
 
 def export_files(lib: Library, run_id: str) -> list[ExportFile]:
