@@ -60,18 +60,7 @@ with right:
                  column_config={"verified share": st.column_config.ProgressColumn(
                      format="percent", min_value=0.0, max_value=1.0)})  # fmt: skip
 
-judged = views.judge_summary(lib.store, user=mine)
-if judged:
-    st.subheader("Second opinions of the model judge")
-    read, changed = sum(judged.values()), judged["lifted"] + judged["lowered"]
-    cols = st.columns(4)
-    cols[0].metric("Citations it read", read)
-    cols[1].metric("Lifted to verified", judged["lifted"])
-    cols[2].metric("Lowered", judged["lowered"], help="to uncertain (not stated) or unsupported")
-    cols[3].metric("Kept", judged["kept"], help="its opinion changed no verdict")
-    st.caption(f"The model overturned the offline verdict on {changed} of {read} citations "
-               f"({changed / read:.0%}); no ruling {judged['no ruling']}, call failed "
-               f"{judged['unavailable']}.")  # fmt: skip
+ui.judge_panel(views.judge_summary(lib.store, user=mine))
 
 st.subheader("Latest flagged citations")
 flagged = lib.store.flagged(limit=50, user=mine)

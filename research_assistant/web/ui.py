@@ -280,3 +280,20 @@ def ingest_uploads(
     for name, bar in bars.items():
         bar.progress(1.0, text=f"{md(name)}: {'skipped' if name in skipped else 'done'}")
     return report, staged.refused, staged.already
+
+
+def judge_panel(judged: Mapping[str, int]) -> None:
+    """What the model judge did to the logged citations (views.judge_summary); nothing when it
+    never judged."""
+    if not judged:
+        return
+    st.subheader("Second opinions of the model judge")
+    read, changed = sum(judged.values()), judged["lifted"] + judged["lowered"]
+    cols = st.columns(4)
+    cols[0].metric("Citations it read", read)
+    cols[1].metric("Lifted to verified", judged["lifted"])
+    cols[2].metric("Lowered", judged["lowered"], help="to uncertain (not stated) or unsupported")
+    cols[3].metric("Kept", judged["kept"], help="its opinion changed no verdict")
+    st.caption(f"The model overturned the offline verdict on {changed} of {read} citations "
+               f"({changed / read:.0%}); no ruling {judged['no ruling']}, call failed "
+               f"{judged['unavailable']}.")  # fmt: skip
