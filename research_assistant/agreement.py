@@ -89,6 +89,7 @@ def agrees_any(claim: Quantity, evidence: Sequence[Quantity]) -> bool:
     # ``_close`` unrolled: its bound, slack + 1e-9 * max(|v|, |e|, 1), is the larger of the
     # claim's part (computed once) and the evidence's (computed only when the first fails)
     near = slack + 1e-9 * max(abs(v), 1.0)
+    scaled = claim.scale != 1.0 or claim.offset != 0.0
     for e in evidence:
         if e.low == e.high and e.unit != "%":
             if unit and e.unit and unit != e.unit:
@@ -96,12 +97,15 @@ def agrees_any(claim: Quantity, evidence: Sequence[Quantity]) -> bool:
             d = abs(v - e.value)
             if d < near or d < slack + 1e-9 * abs(e.value):
                 return True
+            # one side in a unit, the other bare in the same role: as written (``agree``)
             if (
                 unit != e.unit
-                and (claim.scale != 1.0 or e.scale != 1.0 or claim.offset or e.offset)
-                and agree(claim, e)
+                and (scaled if unit else (e.scale != 1.0 or e.offset != 0.0))
+                and claim.role & e.role
             ):
-                return True  # one side in a unit, the other a bare number: as written
+                w = e.value * claim.scale + claim.offset if unit else (e.value - e.offset) / e.scale
+                if abs(v - w) < slack + 1e-9 * max(abs(v), abs(w), 1.0):
+                    return True
         elif agree(claim, e):
             return True
     return False
