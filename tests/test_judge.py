@@ -243,6 +243,7 @@ def test_claims_are_judged_ten_to_a_call_and_a_failed_call_spares_the_others(
 def test_a_manuscript_gets_the_same_second_opinion(
     lib: Library, fake_claude: FakeClaude, tmp_path: Path
 ) -> None:
+    from research_assistant.manuscript import outputs
     from research_assistant.reviewing import check_manuscript
 
     draft = tmp_path / "draft.md"
@@ -262,6 +263,8 @@ def test_a_manuscript_gets_the_same_second_opinion(
     logged = lib.store.run(checked.id)
     assert logged is not None
     assert [c["status"] for c in logged["citations"]] == ["verified", "uncertain"]
+    report = outputs.render_report(checked, ".html").decode("utf-8")
+    assert report.count("second opinion: model judge (claude-judge)") == 2
     offline = check_manuscript(lib, draft)  # no judge: no call, the offline verdicts
     assert [c.citation.status for c in offline.citations] == ["partial", "verified"]
     assert len(fake_claude.requests) == 1
@@ -297,6 +300,25 @@ def test_the_log_keeps_what_the_judge_did_to_each_citation(
     fake_claude.enqueue(answer(rulings()))
     (silent,) = check_text(lib, GFS, judge=judge(fake_claude)).citations
     assert action_of(silent.judge) == "no ruling"
+
+
+def test_the_judges_opinion_is_shown_escaped_in_the_app_and_the_exports(
+    lib: Library, fake_claude: FakeClaude
+) -> None:
+    from research_assistant.pipeline import export
+    from research_assistant.web import render
+
+    hostile = "<img src=x onerror=alert(1)> *not* stated"  # a model's reason is untrusted text
+    fake_claude.enqueue(answer(rulings({"id": 0, "verdict": "not_enough", "reason": hostile})))
+    result = check_text(lib, PINGS, judge=judge(fake_claude), judge_every=True)
+    (c,) = result.citations
+    assert "lowered from verified" in render.tooltip(c)  # plain text: the chip's title
+    shown = render.evidence_html(c, lib.paper(c.paper_key or ""), str)
+    assert "model judge (claude-judge): not_enough" in shown
+    assert "<img" not in shown and "&lt;img" in shown
+    html = export(lib, result.id, "html")
+    assert "second opinion: model judge" in html and "<img" not in html
+    assert "second opinion: model judge" in export(lib, result.id, "md")
 
 
 def test_verify_on_the_command_line_asks_the_configured_judge(

@@ -111,7 +111,9 @@ def to_html(checked: CheckedManuscript) -> str:
             + (f'<div class="note">{e(ref)}</div>' if ref else "")
             + f"</td><td>{e(cit.claim)}</td><td>{_chip(cit.status)}"
             + (f"<div>{e(lib)}</div>" if lib else "")
-            + f'<div class="note">{e(cit.reason)}</div></td><td>'
+            + f'<div class="note">{e(cit.reason)}</div>'
+            + (f'<div class="note">second opinion: {e(cit.judge)}</div>' if cit.judge else "")
+            + "</td><td>"
             + (f"<blockquote>{e(quote_text)}</blockquote>{e(where)}" if quote_text else "")
             + "</td></tr>"
         )
@@ -224,6 +226,8 @@ def to_markdown(checked: CheckedManuscript) -> str:
             lines.append(f"   - evidence ({where}): {md(quote_text)}")
         if cit.reason:
             lines.append(f"   - why: {md(cit.reason)}")
+        if cit.judge:
+            lines.append(f"   - second opinion: {md(cit.judge)}")
     lines += ["", "## References", ""]
     for r, m in zip(checked.references, checked.matches, strict=True):
         lib = _library(checked, m.key) or "not in your library"

@@ -263,6 +263,8 @@ def to_markdown(
             lines.append(f"   - evidence (p. {c.evidence.page}): > {_md(c.evidence.text)}")
         if c.reason:
             lines.append(f"   - why: {_md(c.reason)}")
+        if c.judge:
+            lines.append(f"   - second opinion: {_md(c.judge)}")
     return "\n".join(lines) + "\n"
 
 
@@ -331,6 +333,8 @@ def to_html(
             )
         if c.reason:
             item.append(f"<div>why: {e(c.reason)}</div>")
+        if c.judge:
+            item.append(f"<div>second opinion: {e(c.judge)}</div>")
         out.append("".join(item) + "</li>")
     out += ["</ol>", "</body></html>"]
     return "\n".join(out) + "\n"

@@ -124,9 +124,8 @@ def tooltip(c: Citation, paper: Paper | None = None) -> str:
         lines.append(f"{paper.title} ({paper.label})" if paper.label else paper.title)
     if c.evidence is not None:
         lines.append(f"p. {c.evidence.page}: “{_short(c.evidence.text)}”")
-    if c.via:
-        lines.append(f"second-hand: cited by {c.via}")
-    return "\n".join(lines)
+    lines += [f"second-hand: cited by {c.via}"] if c.via else []
+    return "\n".join([*lines, c.judge] if c.judge else lines)  # the model judge's opinion
 
 
 def chip_html(status: str, text: str, title: str = "", number: int | None = None) -> str:
@@ -264,7 +263,7 @@ def evidence_html(c: Citation, paper: Paper | None, label: Callable[[str], str])
     ``label`` names a paper key (its author-year label) for candidates and second-hand cites."""
     name = f"<br><strong>{esc(paper.title)}</strong> ({esc(paper.label)})" if paper else ""
     parts = [f"<div>{citation_chip(c, paper)}{name}</div>"]
-    notes = [c.reason] if c.reason else []
+    notes = [n for n in (c.reason, c.judge) if n]  # why, and the model judge's opinion
     if c.candidates:
         notes.append("Could be: " + "; ".join(label(k) for k in c.candidates))
     if c.via:
