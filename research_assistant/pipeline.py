@@ -194,12 +194,14 @@ def ask(
     on_step: Step | None = None,
     history: Sequence[Turn] = (),
     conversation_id: str | None = None,
+    judge_every: bool | None = None,
 ) -> Answer:
     """Answer ``question`` from the library; every citation carries its verdict; logged.
 
     ``history`` holds the earlier turns of the conversation (oldest first): a follow-up is
     retrieved and answered in their context. ``conversation_id`` files the run under the
-    user's conversation in the catalog."""
+    user's conversation in the catalog. ``judge_every`` (default: RA_JUDGE_ANSWERS): a model
+    answerer that judges gives its second opinion on every citation of its answer."""
     step = on_step or _noop
     question = question.strip()
     if not question:
@@ -244,6 +246,12 @@ def ask(
             rechecked = () if second.refused else _check(state, second.text, registry)
             if second.refused or len(_failing(rechecked)) < len(notes):
                 draft, checked, repaired = second, rechecked, True
+    judge = answerer if callable(getattr(answerer, "judge", None)) else None
+    if judge_every is None:
+        judge_every = load_settings().judge_answers
+    if checked and listing is None and judge is not None and judge_every:
+        step(f"A second opinion from {answerer.model} on every citation")
+        checked = second_opinion(state, checked, judge, every=True)  # type: ignore[arg-type]
     supported = any(c.status == VERIFIED for c in checked)
     mode = "answer" if (not draft.refused and supported) else "refuse"
     text = draft.text if mode == "answer" else prompts.REFUSAL_TEXT

@@ -63,6 +63,11 @@ class Settings(BaseSettings):
     openai_model: str = Field(
         "", description="Model for the OpenAI-compatible server; empty: RA_MODEL when it is set."
     )
+    judge_answers: bool = Field(
+        False,
+        description="RA_JUDGE_ANSWERS: a model backend that judges also gives its second opinion "
+        "on every citation of its own answers (one more call per answer), as verify --judge-every.",
+    )
     llm_timeout_s: float = Field(60.0, description="Timeout of one Claude request, seconds.")
     llm_max_retries: int = Field(2, description="Retries on 429/529/5xx (the SDK's backoff).")
     max_upload_mb: int = Field(

@@ -321,6 +321,31 @@ def test_the_judges_opinion_is_shown_escaped_in_the_app_and_the_exports(
     assert "second opinion: model judge" in export(lib, result.id, "md")
 
 
+def test_a_models_answer_gets_a_second_opinion_on_every_citation_when_asked(
+    lib: Library, fake_claude: FakeClaude
+) -> None:
+    from research_assistant.pipeline import ask
+
+    question = "How does the MapReduce master notice that a worker has failed?"
+    claude = judge(fake_claude, use_citations=False)
+    fake_claude.enqueue(answer(PINGS))
+    fake_claude.enqueue(answer(rulings({"id": 0, "verdict": "supports", "reason": "p. 3"})))
+    kept = ask(lib, question, answerer=claude, judge_every=True)
+    assert kept.mode == "answer" and len(fake_claude.requests) == 2
+    (c,) = kept.citations
+    assert c.status == "verified" and action_of(c.judge) == "kept"
+    fake_claude.enqueue(answer(PINGS))
+    fake_claude.enqueue(answer(rulings({"id": 0, "verdict": "not_enough", "reason": "no"})))
+    doubted = ask(lib, question, answerer=claude, judge_every=True)
+    assert doubted.mode == "refuse"  # no citation the model also finds stated: withheld
+    logged = lib.store.run(doubted.id)
+    assert logged is not None and logged["draft"].startswith("The master pings")
+    fake_claude.enqueue(answer(PINGS))
+    plain = ask(lib, question, answerer=claude, judge_every=False)
+    assert plain.mode == "answer" and plain.citations[0].judge == ""
+    assert len(fake_claude.requests) == 5  # no judging call without it
+
+
 def test_verify_on_the_command_line_asks_the_configured_judge(
     lib: Library,
     fake_claude: FakeClaude,
