@@ -448,9 +448,16 @@ CASES: list[tuple[str, list[W]]] = [
     ("Ruiz (2018) has shown that it holds.", [W("Ruiz (2018)", "Ruiz", "2018")]),
     ("We follow Okafor (2017) here.", [W("Okafor (2017)", "Okafor", "2017")]),
     ("as Godfrey (1983) reviews.", [W("Godfrey (1983)", "Godfrey", "1983")]),
+    ("We use the loss as in Okafor (2017).", [W("Okafor (2017)", "Okafor", "2017")]),
+    ("Building on Okafor (2017), we add one.", [W("Okafor (2017)", "Okafor", "2017")]),
+    ("It beats that of Okafor (2017).", [W("Okafor (2017)", "Okafor", "2017")]),
+    ("Okafor (2017) has since been replicated.", [W("Okafor (2017)", "Okafor", "2017")]),
+    ("Okafor (2017) had already said so.", [W("Okafor (2017)", "Okafor", "2017")]),
     # ... but not a word in -s that is no verb, nor after a place's preposition
     ("Okafor (2017) corpus statistics are given below.", []),
     ("In Berlin (1998) protests erupted.", []),
+    ("The Treaty of Versailles (1919) ended it.", []),
+    ("We met in Berlin (1998) as planned.", []),
 ]
 
 

@@ -45,7 +45,7 @@ def _words(words: str) -> frozenset[str]:
 # "Smith (2020)" alone is a citation after a cue word or before a reporting verb, so that "in
 # Berlin (1998)" is not; "et al." and "A and B" forms need no cue.
 _CUES = _words(
-    "by to see cf. following follow follows followed unlike wrote said says writes"
+    "by to see cf. following follow follows followed unlike extending than wrote said says writes"
     " laut gemäß siehe vgl."  # German: "laut Thoma (2015)", "vgl. Thoma (2015)"
 )
 _VERBS = _words(
@@ -73,8 +73,17 @@ _IRREGULAR_PAST = _words(
     "thought told kept sought won lost chose drew grew felt heard meant paid sent spent stood "
     "taught understood became came got did showed shown"
 )
-_ADVERBS = _words("also further later then first earlier once again instead thus")
-_HAVE = _words("has have had")  # "(2018) has shown": the verb is the next word
+_ADVERBS = _words("also further later then first earlier once again instead thus already since")
+# Two words before the name that cite it ("as in Smith (2019)", "building on", "compared with",
+# "that of"): their second word alone is a preposition, which before a place is no citation.
+_CUE_PAIRS = frozenset(
+    tuple(pair.split())
+    for pair in (
+        "as in", "building on", "based on", "compared with", "compared to", "relative to",
+        "similar to", "that of", "those of", "work of", "proposed in", "introduced in",
+    )
+)  # fmt: skip
+_HAVE = _words("has have had been")  # "(2018) has shown", "has been replicated": the verb follows
 # Words in -s that are no verbs in the third person ("(2019) class", "(2020) corpus", "(2021)
 # basis", "(2017) statistics", "(2019) previous"): the present-tense guess skips them.
 _NOT_VERB_ENDS = ("ss", "us", "is", "ics", "ous", "ys")
@@ -95,7 +104,7 @@ _GROUPS = _words(
 )
 _ABBREV_TOKEN = re.compile(r"\[[A-Z][A-Za-z&.\-]{0,14}\]")
 _PERSONAL = re.compile(r"personal communication\b", re.I)
-_NEXT = re.compile(r"[\s,]*([^\W\d_]+)(?:\s+([^\W\d_]+))?")
+_NEXT = re.compile(r"[\s,]*([^\W\d_]+)" + r"(?:\s+([^\W\d_]+))?" * 3)  # four words at most
 _ET_AL = ("al.", "al", "al.'s", "al.’s", "al's", "al’s")
 _COLLEAGUES = ("colleagues", "coworkers", "co-workers", "collaborators")
 
@@ -169,6 +178,7 @@ def narrative(
         or bool(extra)
         or " " in name  # "van der Berg" is surely a name
         or before in _CUES
+        or (start > 1 and (words[start - 2].lower(), before) in _CUE_PAIRS)
         or possessive
         or _verb_after(
             text, k, before not in _FUNCTION and not capital(words[start - 1] if start else "")
@@ -312,9 +322,12 @@ def _verb_after(text: str, k: int, guessing: bool) -> bool:
     m = _NEXT.match(text, k, min(len(text), k + 60))
     if m is None:
         return False
-    first, second = m.group(1), m.group(2) or ""
-    if first in _ADVERBS or (first.endswith("ly") and first.islower()) or first in _HAVE:
-        first = second
+    following = [w for w in m.groups() if w]
+    first = following[0]
+    for word in following[1:]:  # "(2018) has shown", "(2003) also found", "had already said"
+        if not (first in _ADVERBS or first in _HAVE or (first.endswith("ly") and first.islower())):
+            break
+        first = word
     return first in _VERBS or (
         guessing
         and first.islower()
