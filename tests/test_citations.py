@@ -457,6 +457,15 @@ CASES: list[tuple[str, list[W]]] = [
     ("Okafor (2017) corpus statistics are given below.", []),
     ("In Berlin (1998) protests erupted.", []),
     ("The Treaty of Versailles (1919) ended it.", []),
+    # no bracket at all, as language models write: with "et al." only, and not a reference entry
+    (
+        "As shown by Okafor et al., 2017, it holds.",
+        [W("Okafor et al., 2017", "Okafor", "2017", et_al=True)],
+    ),
+    ("(as Werner et al. 2002 did)", [W("Werner et al. 2002", "Werner", "2002", et_al=True)]),
+    ("Okafor et al. 2011, ApJ, 741, 90", []),
+    ("Okafor et al. 2017, AJ, submitted", []),
+    ("In Proc. Language Resources and Evaluation, 2006, pp. 4-8.", []),
     ("We met in Berlin (1998) as planned.", []),
 ]
 

@@ -30,8 +30,13 @@ def strip_markers(text: str, mentions: Sequence[Mention] | None = None) -> str:
     for s, e in cuts:
         if s < pos:
             continue
-        if text[s] not in "[(":
-            s = max(text.rfind("(", s, e), text.rfind("[", s, e), s)
+        if text[s] not in "[(":  # a narrative marker keeps its names; a bracketless one too
+            bracket = max(text.rfind("(", s, e), text.rfind("[", s, e))
+            if bracket >= 0:
+                s = bracket
+            elif text[s].isalpha():  # "Zhou et al., 2021": its year goes, its names stay
+                comma = text.rfind(",", s, e)
+                s = comma if comma >= 0 else max(text.rfind(" ", s, e), s)
         pieces += [text[pos:s], cut]
         pos = e
     pieces.append(text[pos:])

@@ -59,6 +59,35 @@ NO_SPLIT = frozenset(
 )
 
 
+# Language models also write a citation with no bracket at all: "as shown by Zhou et al., 2021,
+# in ..." or "as Zhou et al. 2021 report". Read with "et al." only ("Resources and Evaluation,
+# 2006" is a venue, "Paris, 2019" a place and a date), and not as a reference-list entry, which
+# goes on with its journal and volume ("Mainzer et al. 2011, ApJ, 741, 90") or its status.
+_NAME = r"[A-Z][^\W\d_][\w'’-]*"
+_BARE = re.compile(
+    rf"(?<![\w\[(])({_NAME}\s+et\s+al\.?),?\s+((?:1[89]|20)\d{{2}}[a-z]?)(?![\w)\]])"
+)
+_ENTRY_GOES_ON = re.compile(
+    r",\s*(?:(?:[A-Z][\w&.]*\s*){1,6},\s*)?(?:\d|submitted\b|in press\b|accepted\b)"
+)
+
+
+def _bare(text: str, found: list[Mention], regions: list[tuple[int, int]]) -> list[Mention]:
+    """Bracketless citations (``_BARE``) that no bracketed one holds, outside code."""
+    starts = [s for s, _ in regions]
+    firsts, ends = [m.start for m in found], [m.end for m in found]
+    out = []
+    for m in _BARE.finditer(text):
+        names = authors(m.group(1))
+        if names is None or _inside(regions, starts, m.end(), m.start()):
+            continue
+        if _ENTRY_GOES_ON.match(text, m.end(), m.end() + 80):
+            continue
+        if _disjoint(firsts, ends, m.start(), m.end()):
+            out.append(Mention(m.group(), m.start(), m.end(), *names, m.group(2), "", ""))
+    return out
+
+
 def find_mentions(text: str) -> tuple[Mention, ...]:
     """Every cited work in ``text``, in order of position; one Mention per work."""
     regions = _code_regions(text)
@@ -84,7 +113,10 @@ def find_mentions(text: str) -> tuple[Mention, ...]:
         elif mentions:
             found.extend(mentions)
             last_end = mentions[0].end
-    return tuple(_with_neighbours(text, found, weak) if weak else found)
+    found = _with_neighbours(text, found, weak) if weak else found
+    if " al" in text:
+        found = sorted([*found, *_bare(text, found, regions)], key=lambda m: m.start)
+    return tuple(found)
 
 
 def _with_neighbours(text: str, found: list[Mention], weak: list[list[Mention]]) -> list[Mention]:
