@@ -198,6 +198,8 @@ def test_with_every_the_judge_reads_verified_citations_and_may_turn_them_yellow(
     ).citations
     sent = sent_claims(fake_claude)
     assert "Claim 0" in sent and "Claim 2" in sent and "pings" in sent
+    system = str(fake_claude.requests[0]["system"])  # a part stated is not the claim stated
+    assert "every part of it" in system and "state only part of it" in system
     assert "sixty percent" not in sent  # a contradiction found offline is never sent
     assert gfs.status == "verified" and "lifted from partial" in gfs.judge
     assert pings.status == "uncertain" and "lowered from verified" in pings.judge
