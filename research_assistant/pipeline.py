@@ -252,6 +252,8 @@ def ask(
     if checked and listing is None and judge is not None and judge_every:
         step(f"A second opinion from {answerer.model} on every citation")
         checked = second_opinion(state, checked, judge, every=True)  # type: ignore[arg-type]
+        if not any(c.status == VERIFIED for c in checked):
+            fixes.append("second opinion: the model judge confirmed no citation; withheld")
     supported = any(c.status == VERIFIED for c in checked)
     mode = "answer" if (not draft.refused and supported) else "refuse"
     text = draft.text if mode == "answer" else prompts.REFUSAL_TEXT

@@ -340,6 +340,7 @@ def test_a_models_answer_gets_a_second_opinion_on_every_citation_when_asked(
     fake_claude.enqueue(answer(rulings({"id": 0, "verdict": "not_enough", "reason": "no"})))
     doubted = ask(lib, question, answerer=claude, judge_every=True)
     assert doubted.mode == "refuse"  # no citation the model also finds stated: withheld
+    assert any("judge confirmed no citation" in n for n in doubted.notes)
     logged = lib.store.run(doubted.id)
     assert logged is not None and logged["draft"].startswith("The master pings")
     fake_claude.enqueue(answer(PINGS))
