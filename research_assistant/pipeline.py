@@ -57,7 +57,11 @@ def get_judge(backend: str | None = None) -> Judge | None:
     name = backend or load_settings().default_backend()
     if name == "extractive":
         return None
-    answerer = get_answerer(name)
+    return judge_of(get_answerer(name))
+
+
+def judge_of(answerer: Answerer) -> Judge | None:
+    """The answerer as a Judge when its backend can judge (a model); None otherwise."""
     return answerer if callable(getattr(answerer, "judge", None)) else None  # type: ignore[return-value]
 
 
@@ -246,12 +250,12 @@ def ask(
             rechecked = () if second.refused else _check(state, second.text, registry)
             if second.refused or len(_failing(rechecked)) < len(notes):
                 draft, checked, repaired = second, rechecked, True
-    judge = answerer if callable(getattr(answerer, "judge", None)) else None
-    if judge_every is None:
-        judge_every = load_settings().judge_answers
-    if checked and listing is None and judge is not None and judge_every:
+    judge = judge_of(answerer) if checked and listing is None else None
+    if judge is not None and (
+        judge_every if judge_every is not None else load_settings().judge_answers
+    ):
         step(f"A second opinion from {answerer.model} on every citation")
-        checked = second_opinion(state, checked, judge, every=True)  # type: ignore[arg-type]
+        checked = second_opinion(state, checked, judge, every=True)
         if not any(c.status == VERIFIED for c in checked):
             fixes.append("second opinion: the model judge confirmed no citation; withheld")
     supported = any(c.status == VERIFIED for c in checked)

@@ -61,6 +61,11 @@ def rulings(*rows: dict[str, object]) -> str:
     return "Here are my rulings:\n```json\n" + json.dumps(list(rows)) + "\n```"
 
 
+def give(fake: FakeClaude, *rows: dict[str, object]) -> None:
+    """The fake server's next reply: these rulings."""
+    fake.enqueue(answer(rulings(*rows)))
+
+
 def sent_claims(fake: FakeClaude) -> str:
     (request,) = fake.requests
     return str(request["messages"][0]["content"])
@@ -79,9 +84,7 @@ def test_offline_verdicts_that_the_judge_may_settle(lib: Library) -> None:
 def test_the_judge_lifts_with_a_quote_found_in_the_paper(
     lib: Library, fake_claude: FakeClaude
 ) -> None:
-    fake_claude.enqueue(
-        answer(rulings({"id": 0, "verdict": "supports", "quote": GFS_QUOTE, "reason": "p. 5"}))
-    )
+    give(fake_claude, {"id": 0, "verdict": "supports", "quote": GFS_QUOTE, "reason": "p. 5"})
     result = check_text(lib, f"{GFS} {SIXTY} {PINGS}", judge=judge(fake_claude))
     gfs, sixty, pings = result.citations
     assert gfs.status == "verified" and gfs.evidence is not None and gfs.evidence.page == 5
@@ -104,17 +107,14 @@ def test_the_judge_lifts_with_a_quote_found_in_the_paper(
 def test_the_judge_lowers_a_claim_it_finds_contradicted(
     lib: Library, fake_claude: FakeClaude
 ) -> None:
-    fake_claude.enqueue(
-        answer(
-            rulings(
-                {
-                    "id": 0,
-                    "verdict": "contradicts",
-                    "quote": "Native traces take about 9 cycles per bytecode",
-                    "reason": "native traces take 9 cycles, the interpreter 35",
-                }
-            )
-        )
+    give(
+        fake_claude,
+        {
+            "id": 0,
+            "verdict": "contradicts",
+            "quote": "Native traces take about 9 cycles per bytecode",
+            "reason": "native traces take 9 cycles, the interpreter 35",
+        },
     )
     (c,) = check_text(lib, MORE_CYCLES, judge=judge(fake_claude)).citations
     assert c.status == "unsupported" and "lowered from uncertain" in c.judge
@@ -123,7 +123,7 @@ def test_the_judge_lowers_a_claim_it_finds_contradicted(
 
 def test_no_lift_when_the_quote_is_not_in_the_paper(lib: Library, fake_claude: FakeClaude) -> None:
     invented = "GFS keeps three replicas of every 64 MB chunk on separate racks."
-    fake_claude.enqueue(answer(rulings({"id": 0, "verdict": "supports", "quote": invented})))
+    give(fake_claude, {"id": 0, "verdict": "supports", "quote": invented})
     (c,) = check_text(lib, GFS, judge=judge(fake_claude)).citations
     assert c.status == "partial" and "not lifted: its quote is not in the cited passages" in c.judge
 
@@ -132,7 +132,7 @@ def test_no_lift_when_the_quote_lacks_the_claims_numbers(
     lib: Library, fake_claude: FakeClaude
 ) -> None:
     quote = "GFS divides each file into 64 MB blocks"  # in the paper, but not the 3 copies
-    fake_claude.enqueue(answer(rulings({"id": 0, "verdict": "supports", "quote": quote})))
+    give(fake_claude, {"id": 0, "verdict": "supports", "quote": quote})
     (c,) = check_text(lib, GFS, judge=judge(fake_claude)).citations
     assert c.status == "partial" and "the claim's numbers are not in its quote" in c.judge
 
@@ -185,13 +185,10 @@ def test_the_prompt_carries_every_claim_and_its_passages() -> None:
 def test_with_every_the_judge_reads_verified_citations_and_may_turn_them_yellow(
     lib: Library, fake_claude: FakeClaude
 ) -> None:
-    fake_claude.enqueue(
-        answer(
-            rulings(
-                {"id": 0, "verdict": "supports", "quote": GFS_QUOTE, "reason": "p. 5"},
-                {"id": 2, "verdict": "not_enough", "reason": "no schedule is given"},
-            )
-        )
+    give(
+        fake_claude,
+        {"id": 0, "verdict": "supports", "quote": GFS_QUOTE, "reason": "p. 5"},
+        {"id": 2, "verdict": "not_enough", "reason": "no schedule is given"},
     )
     gfs, sixty, pings = check_text(
         lib, f"{GFS} {SIXTY} {PINGS}", judge=judge(fake_claude), judge_every=True
@@ -210,7 +207,7 @@ def test_with_every_the_judge_reads_verified_citations_and_may_turn_them_yellow(
 def test_without_every_a_plainly_verified_citation_is_not_sent(
     lib: Library, fake_claude: FakeClaude
 ) -> None:
-    fake_claude.enqueue(answer(rulings({"id": 0, "verdict": "not_enough"})))
+    give(fake_claude, {"id": 0, "verdict": "not_enough"})
     (gfs, pings) = check_text(lib, f"{GFS} {PINGS}", judge=judge(fake_claude)).citations
     assert "pings" not in sent_claims(fake_claude)
     assert (gfs.status, pings.status, pings.judge) == ("partial", "verified", "")
@@ -219,9 +216,7 @@ def test_without_every_a_plainly_verified_citation_is_not_sent(
 def test_with_every_a_verified_claim_found_contradicted_is_lowered(
     lib: Library, fake_claude: FakeClaude
 ) -> None:
-    fake_claude.enqueue(
-        answer(rulings({"id": 0, "verdict": "contradicts", "reason": "only on a timeout"}))
-    )
+    give(fake_claude, {"id": 0, "verdict": "contradicts", "reason": "only on a timeout"})
     (c,) = check_text(lib, PINGS, judge=judge(fake_claude), judge_every=True).citations
     assert c.status == "unsupported" and "lowered from verified" in c.judge
     assert "contradicts this: only on a timeout" in c.reason
@@ -231,9 +226,7 @@ def test_claims_are_judged_ten_to_a_call_and_a_failed_call_spares_the_others(
     lib: Library, fake_claude: FakeClaude
 ) -> None:
     text = " ".join([PINGS] * 12)
-    fake_claude.enqueue(
-        answer(rulings(*({"id": i, "verdict": "supports", "quote": ""} for i in range(10))))
-    )
+    give(fake_claude, *({"id": i, "verdict": "supports", "quote": ""} for i in range(10)))
     fake_claude.enqueue(error(500))
     citations = check_text(lib, text, judge=judge(fake_claude), judge_every=True).citations
     first, second = (str(r["messages"][0]["content"]) for r in fake_claude.requests)
@@ -250,13 +243,10 @@ def test_a_manuscript_gets_the_same_second_opinion(
 
     draft = tmp_path / "draft.md"
     draft.write_text(f"# Draft\n\n{GFS} {PINGS}\n", encoding="utf-8")
-    fake_claude.enqueue(
-        answer(
-            rulings(
-                {"id": 0, "verdict": "supports", "quote": GFS_QUOTE, "reason": "p. 5"},
-                {"id": 1, "verdict": "not_enough", "reason": "no schedule is given"},
-            )
-        )
+    give(
+        fake_claude,
+        {"id": 0, "verdict": "supports", "quote": GFS_QUOTE, "reason": "p. 5"},
+        {"id": 1, "verdict": "not_enough", "reason": "no schedule is given"},
     )
     checked = check_manuscript(lib, draft, judge=judge(fake_claude), judge_every=True)
     gfs, pings = (c.citation for c in checked.citations)
@@ -275,14 +265,11 @@ def test_a_manuscript_gets_the_same_second_opinion(
 def test_the_log_keeps_what_the_judge_did_to_each_citation(
     lib: Library, fake_claude: FakeClaude
 ) -> None:
-    fake_claude.enqueue(
-        answer(
-            rulings(
-                {"id": 0, "verdict": "supports", "quote": GFS_QUOTE, "reason": "p. 5"},
-                {"id": 1, "verdict": "contradicts", "reason": "9 cycles against 35"},
-                {"id": 3, "verdict": "supports", "quote": "", "reason": "said"},
-            )
-        )
+    give(
+        fake_claude,
+        {"id": 0, "verdict": "supports", "quote": GFS_QUOTE, "reason": "p. 5"},
+        {"id": 1, "verdict": "contradicts", "reason": "9 cycles against 35"},
+        {"id": 3, "verdict": "supports", "quote": "", "reason": "said"},
     )
     text = f"{GFS} {MORE_CYCLES} {SIXTY} {PINGS}"
     result = check_text(lib, text, judge=judge(fake_claude), judge_every=True)
@@ -299,7 +286,7 @@ def test_the_log_keeps_what_the_judge_did_to_each_citation(
     fake_claude.enqueue(error(500))
     (failed,) = check_text(lib, GFS, judge=judge(fake_claude)).citations
     assert action_of(failed.judge) == "unavailable"
-    fake_claude.enqueue(answer(rulings()))
+    give(fake_claude)
     (silent,) = check_text(lib, GFS, judge=judge(fake_claude)).citations
     assert action_of(silent.judge) == "no ruling"
 
@@ -311,7 +298,7 @@ def test_the_judges_opinion_is_shown_escaped_in_the_app_and_the_exports(
     from research_assistant.web import render
 
     hostile = "<img src=x onerror=alert(1)> *not* stated"  # a model's reason is untrusted text
-    fake_claude.enqueue(answer(rulings({"id": 0, "verdict": "not_enough", "reason": hostile})))
+    give(fake_claude, {"id": 0, "verdict": "not_enough", "reason": hostile})
     result = check_text(lib, PINGS, judge=judge(fake_claude), judge_every=True)
     (c,) = result.citations
     assert "lowered from verified" in render.tooltip(c)  # plain text: the chip's title
@@ -331,13 +318,13 @@ def test_a_models_answer_gets_a_second_opinion_on_every_citation_when_asked(
     question = "How does the MapReduce master notice that a worker has failed?"
     claude = judge(fake_claude, use_citations=False)
     fake_claude.enqueue(answer(PINGS))
-    fake_claude.enqueue(answer(rulings({"id": 0, "verdict": "supports", "reason": "p. 3"})))
+    give(fake_claude, {"id": 0, "verdict": "supports", "reason": "p. 3"})
     kept = ask(lib, question, answerer=claude, judge_every=True)
     assert kept.mode == "answer" and len(fake_claude.requests) == 2
     (c,) = kept.citations
     assert c.status == "verified" and action_of(c.judge) == "kept"
     fake_claude.enqueue(answer(PINGS))
-    fake_claude.enqueue(answer(rulings({"id": 0, "verdict": "not_enough", "reason": "no"})))
+    give(fake_claude, {"id": 0, "verdict": "not_enough", "reason": "no"})
     doubted = ask(lib, question, answerer=claude, judge_every=True)
     assert doubted.mode == "refuse"  # no citation the model also finds stated: withheld
     assert any("judge confirmed no citation" in n for n in doubted.notes)
@@ -363,9 +350,7 @@ def test_verify_on_the_command_line_asks_the_configured_judge(
     monkeypatch.setenv("RA_ANTHROPIC_BASE_URL", fake_claude.base_url)
     monkeypatch.setenv("RA_MODEL", "claude-judge")
     monkeypatch.setenv("RA_LLM_MAX_RETRIES", "0")
-    fake_claude.enqueue(
-        answer(rulings({"id": 0, "verdict": "supports", "quote": GFS_QUOTE, "reason": "p. 5"}))
-    )
+    give(fake_claude, {"id": 0, "verdict": "supports", "quote": GFS_QUOTE, "reason": "p. 5"})
     draft = tmp_path / "draft.md"
     draft.write_text(GFS, encoding="utf-8")
     store_mod.close(lib.root / "catalog.duckdb")  # the CLI opens the library itself

@@ -202,41 +202,44 @@ def test_conversations_per_user_newest_first_renamed_and_soft_deleted(db: Store)
     assert [c.title for c in db.conversations("bob")] == ["Bob's question"]
 
 
+def reopened_after(
+    path: Path, monkeypatch: pytest.MonkeyPatch, done: int, sql: str, row: list[object]
+) -> Store:
+    """A catalog written by the version with only the first ``done`` migrations (holding
+    ``row``), opened again by this one."""
+    monkeypatch.setattr(store_mod, "MIGRATIONS", store_mod.MIGRATIONS[:done])
+    old = Store.open(path)
+    with old.transaction() as cur:
+        cur.execute(sql, row)
+    store_mod.close(path)
+    monkeypatch.undo()
+    return Store.open(path)
+
+
 def test_migration_3_keeps_the_runs_of_an_older_catalog(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "old.duckdb"
-    monkeypatch.setattr(store_mod, "MIGRATIONS", store_mod.MIGRATIONS[:2])
-    old = Store.open(path)
-    with old.transaction() as cur:  # a run as the version before conversations wrote it
-        cur.execute(
-            "INSERT INTO runs VALUES (?, now(), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            ["old", "ann", "ask", "Q?", "A.", "answer", "", "", 0, "[]", '{"id": "old"}'],
-        )
-    store_mod.close(path)
-    monkeypatch.undo()
-    s = Store.open(path)
+    s = reopened_after(
+        tmp_path / "old.duckdb", monkeypatch, 2,  # a run as written before conversations
+        "INSERT INTO runs VALUES (?, now(), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        ["old", "ann", "ask", "Q?", "A.", "answer", "", "", 0, "[]", '{"id": "old"}'],
+    )  # fmt: skip
     assert s.migrations()[2:4] == ["m003_conversations", "m004_judge_log"]
     assert s.run("old")["id"] == "old"
     assert s.conversations("ann") == []
-    store_mod.close(path)
+    store_mod.close(tmp_path / "old.duckdb")
 
 
 def test_migration_4_gives_the_logged_citations_of_an_older_catalog_no_judge(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "old.duckdb"
-    monkeypatch.setattr(store_mod, "MIGRATIONS", store_mod.MIGRATIONS[:3])
-    old = Store.open(path)
-    with old.transaction() as cur:  # a citation as the version before the judge column wrote it
-        cur.execute(
-            f"INSERT INTO citation_log VALUES ({', '.join('?' * 20)})",
-            ["r", 0, "2026-11-20 10:00:00", "ann", "verify", "[A, 2020]", 0, 9, "A", "2020",
-             "a2020", "", "verified", 0.9, "X.", None, None, None, "", ""],
-        )  # fmt: skip
-    store_mod.close(path)
-    monkeypatch.undo()
-    s = Store.open(path)
+    s = reopened_after(
+        path, monkeypatch, 3,  # a citation as written before the judge column
+        f"INSERT INTO citation_log VALUES ({', '.join('?' * 20)})",
+        ["r", 0, "2026-11-20 10:00:00", "ann", "verify", "[A, 2020]", 0, 9, "A", "2020",
+         "a2020", "", "verified", 0.9, "X.", None, None, None, "", ""],
+    )  # fmt: skip
     assert s.migrations()[3] == "m004_judge_log"
     assert s.counts_by_status() == {"verified": 1} and s.judge_opinions() == []
     s.log_run(run_id="new", source="verify", user="ann", result={},

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from research_assistant.answer.base import Turn
+from research_assistant.answer.base import Judge, Turn
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.library import Library
 from research_assistant.models import IngestReport
@@ -151,6 +151,15 @@ def judge_model() -> str:
     return "" if backend == "extractive" else s.model_for(backend)
 
 
+def page_judge(wanted: bool) -> Judge | None:
+    """The configured model judge when the page asks for a second opinion; a judge that cannot
+    be built leaves the offline verdicts, as a failed call does."""
+    try:
+        return get_judge() if wanted else None
+    except ResearchAssistantError:
+        return None
+
+
 def check_job(
     lib: Library, text: str, user: str, second_opinion: bool = False, every: bool = False
 ) -> Job[CheckedText]:
@@ -162,11 +171,7 @@ def check_job(
 
     def work(_post: Post) -> CheckedText:
         with _CHECKS:
-            try:
-                judge = get_judge() if second_opinion else None
-            except ResearchAssistantError:
-                judge = None
-            return check_text(lib, text, user, judge=judge, judge_every=every)
+            return check_text(lib, text, user, judge=page_judge(second_opinion), judge_every=every)
 
     return Job("check", work)
 

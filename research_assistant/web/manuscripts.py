@@ -11,14 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from research_assistant.answer.base import Judge
-from research_assistant.errors import ResearchAssistantError, UploadError
+from research_assistant.errors import UploadError
 from research_assistant.library import Library
 from research_assistant.manuscript import outputs, read
 from research_assistant.manuscript.model import CheckedManuscript
-from research_assistant.pipeline import get_judge
 from research_assistant.report.manuscript import missing_bibtex
 from research_assistant.reviewing import check_manuscript
-from research_assistant.web.jobs import Job, Post
+from research_assistant.web.jobs import Job, Post, page_judge
 from research_assistant.web.render import md, summary_text
 from research_assistant.web.uploads import safe_upload_name
 
@@ -118,10 +117,7 @@ def job(
 
     def work(_post: Post) -> CheckedUpload:
         with _SLOTS:
-            try:
-                judge = get_judge() if second_opinion else None
-            except ResearchAssistantError:
-                judge = None
+            judge = page_judge(second_opinion)
             return check_manuscript_upload(lib, name, data, user, bib, judge, every)
 
     return Job("manuscript", work)
