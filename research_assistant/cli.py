@@ -174,8 +174,9 @@ def _judge_options(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     p.add_argument(
         "--judge-every", action="store_true",
-        help="the judge also reads every citation the checker verified: a claim stays verified "
-        "only when the model finds it stated too (one call per 10 citations)",
+        help="the judge also reads every citation the checker verified or did not find stated "
+        "(never one it found contradicted): a claim is verified only when the model finds it "
+        "stated too, and one in other words than the paper's can be (one call per 10 citations)",
     )  # fmt: skip
 
 

@@ -88,6 +88,10 @@ class Citation:
     evidence: Evidence | None = None
     reason: str = ""  # one line for the user: why this status
     judge: str = ""  # the model judge's opinion, when one was asked, and what it changed
+    # the kind of contradiction the checker found in the paper ("number", "negation",
+    # "direction", "reversal", "binding", "quantifier", "name"); "" when it found none (an
+    # unsupported claim with no conflict is one the paper was not found to state)
+    conflict: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         m = self.mention
@@ -107,6 +111,7 @@ class Citation:
             "candidates": list(self.candidates),
             "reason": self.reason,
             "judge": self.judge,
+            "conflict": self.conflict,
         }
 
     @classmethod
@@ -132,6 +137,7 @@ class Citation:
             evidence=Evidence(ev["chunk_id"], ev["page"], ev["text"]) if ev else None,
             reason=d.get("reason") or "",
             judge=d.get("judge") or "",
+            conflict=d.get("conflict") or "",
         )
 
 

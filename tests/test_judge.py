@@ -32,6 +32,14 @@ SIXTY = (  # the paper says 44%: a number contradiction found offline, never sen
     "[Dean and Ghemawat, 2004]."
 )
 PINGS = "The master pings every worker periodically [Dean and Ghemawat, 2004]."
+STRAGGLERS = (  # true, in other words than the paper's: the checker does not find it stated
+    "Slow stragglers near the end of a job are handled by launching duplicate copies of the "
+    "unfinished work [Dean and Ghemawat, 2004]."
+)
+BACKUP_QUOTE = (
+    "When a MapReduce operation is close to completion, the master schedules backup executions "
+    "of the remaining in-progress tasks."
+)
 
 
 @pytest.fixture(scope="module")
@@ -211,6 +219,40 @@ def test_without_every_a_plainly_verified_citation_is_not_sent(
     (gfs, pings) = check_text(lib, f"{GFS} {PINGS}", judge=judge(fake_claude)).citations
     assert "pings" not in sent_claims(fake_claude)
     assert (gfs.status, pings.status, pings.judge) == ("partial", "verified", "")
+
+
+def test_with_every_a_claim_in_other_words_is_read_and_may_be_lifted(
+    lib: Library, fake_claude: FakeClaude
+) -> None:
+    """An unsupported claim the checker found no contradiction for is one it did not find
+    stated: with ``every``, the judge reads it and, quoting the paper, makes it verified; one
+    it found contradicted is still never sent."""
+    give(fake_claude, {"id": 0, "verdict": "supports", "quote": BACKUP_QUOTE, "reason": "p. 6"})
+    straggler, sixty = check_text(
+        lib, f"{STRAGGLERS} {SIXTY}", judge=judge(fake_claude), judge_every=True
+    ).citations
+    sent = sent_claims(fake_claude)
+    assert "Claim 0" in sent and "stragglers" in sent and "sixty percent" not in sent
+    assert straggler.status == "verified" and "lifted from unsupported" in straggler.judge
+    assert straggler.evidence is not None and straggler.evidence.page == 6
+    assert (sixty.status, sixty.conflict, sixty.judge) == ("unsupported", "number", "")
+
+
+def test_the_offline_contradiction_is_kept_in_the_citations_json(lib: Library) -> None:
+    straggler, sixty = check_text(lib, f"{STRAGGLERS} {SIXTY}").citations
+    assert (straggler.status, straggler.conflict) == ("unsupported", "")
+    assert sixty.to_dict()["conflict"] == "number"
+    assert Citation.from_dict(sixty.to_dict()).conflict == "number"
+
+
+def test_without_every_a_claim_not_found_stated_is_not_sent(
+    lib: Library, fake_claude: FakeClaude
+) -> None:
+    give(fake_claude, {"id": 0, "verdict": "not_enough"})
+    gfs, straggler = check_text(lib, f"{GFS} {STRAGGLERS}", judge=judge(fake_claude)).citations
+    assert gfs.status == "partial"  # sent: left in the middle
+    assert "stragglers" not in sent_claims(fake_claude)
+    assert (straggler.status, straggler.judge) == ("unsupported", "")
 
 
 def test_with_every_a_verified_claim_found_contradicted_is_lowered(

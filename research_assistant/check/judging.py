@@ -2,8 +2,9 @@
 
 When a model that can judge is configured, the pipeline sends it the citations left in the
 middle (uncertain, partial) or verified just over the threshold, or, when asked for ``every``
-one, every citation the checker verified too, in batched calls of JUDGE_BATCH, with the exact
-passages of the cited paper (``items``). Its rulings then combine with the offline verdicts
+one, every citation the checker verified too and every one it did not find stated (unsupported
+with no contradiction: a paraphrase in other words than the paper's), in batched calls of
+JUDGE_BATCH, with the exact passages of the cited paper (``items``). Its rulings then combine with the offline verdicts
 (``combine``), under rules that keep a green chip meaning the paper says it:
 
 - the judge may lift a claim to verified only when its quote is found in a passage of the cited
@@ -86,11 +87,14 @@ def action_of(judge: str) -> str:
 
 def needs_judge(c: Citation, every: bool = False) -> bool:
     """Whether the offline verdict is one a second opinion may settle; with ``every``, every
-    verified citation is asked about too (a contradiction found offline never is)."""
+    verified citation is asked about too, and every unsupported one the checker found no
+    contradiction for (a contradiction found offline never is)."""
     if c.paper_key is None:
         return False
     if c.status in (UNCERTAIN, PARTIAL):
         return True
+    if c.status == UNSUPPORTED:
+        return every and not c.conflict
     return c.status == VERIFIED and (every or c.score < SUPPORT_THRESHOLD + NEAR_MARGIN)
 
 
@@ -118,7 +122,8 @@ def items(
         if needs_judge(c, every) and c.paper_key is not None:
             sent = _passages(c, chunks_of(c.paper_key), ctx)
             texts = tuple(x.text[:_PASSAGE_CHARS] for x in sent)
-            out.append(JudgeItem(i, c.claim, label_of(c.paper_key), texts))
+            if texts:  # a paper with no text has nothing to judge against
+                out.append(JudgeItem(i, c.claim, label_of(c.paper_key), texts))
     return out
 
 

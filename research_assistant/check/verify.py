@@ -344,4 +344,14 @@ def check_paper(
     if split and (status in (VERIFIED, UNCERTAIN) or split[0] == PARTIAL):
         status, sup, reason = split
     evidence = Evidence(sup.chunk.chunk_id, sup.chunk.page, sup.span) if sup.chunk else None
-    return Citation(m, status, key, score=sup.score, claim=claim, evidence=evidence, reason=reason)
+    conflict = sup.conflict.partition(":")[0] if status == UNSUPPORTED else ""
+    return Citation(
+        m,
+        status,
+        key,
+        score=sup.score,
+        claim=claim,
+        evidence=evidence,
+        reason=reason,
+        conflict=conflict,
+    )
