@@ -29,7 +29,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "data")]
 
 import labelled_set  # noqa: E402
 
-from research_assistant import Library, check_text  # noqa: E402
+from research_assistant import Library, ResearchAssistantError, check_text  # noqa: E402
 from research_assistant.answer.base import Judge, JudgeItem, Ruling  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -101,7 +101,10 @@ def main() -> None:
     if args.backend:
         from research_assistant.pipeline import get_judge
 
-        configured = get_judge(args.backend)
+        try:
+            configured = get_judge(args.backend)
+        except ResearchAssistantError as exc:
+            sys.exit(str(exc))
         if configured is None:
             sys.exit(f"{args.backend} cannot judge: configure a model backend (README, Settings)")
         judge = configured
