@@ -215,6 +215,7 @@ def main() -> None:
         ("held-out v8", labelled_set.HELDOUT_V8),
         ("held-out v9", labelled_set.HELDOUT_V9),
         ("held-out v10", labelled_set.HELDOUT_V10),
+        ("held-out v11", labelled_set.HELDOUT_V11),
     ):
         outcomes = labelled_set.run_set(lib, labelled_set.load_set(path))
         table = labelled_set.accuracy(outcomes)

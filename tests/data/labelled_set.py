@@ -40,6 +40,7 @@ HELDOUT_V7 = DATA / "heldout" / "claims_v7.jsonl"  # the seventh held-out set (h
 HELDOUT_V8 = DATA / "heldout" / "claims_v8.jsonl"  # the eighth (heldout/CLAIMS_V8.md)
 HELDOUT_V9 = DATA / "heldout" / "claims_v9.jsonl"  # the ninth (heldout/CLAIMS_V9.md)
 HELDOUT_V10 = DATA / "heldout" / "claims_v10.jsonl"  # the tenth (heldout/CLAIMS_V10.md)
+HELDOUT_V11 = DATA / "heldout" / "claims_v11.jsonl"  # the eleventh (heldout/CLAIMS_V11.md)
 EXTRA_BIB = DATA / "verification_extra.bib"
 
 
