@@ -4,8 +4,9 @@ When a model that can judge is configured, the pipeline sends it the citations l
 middle (uncertain, partial) or verified just over the threshold, or, when asked for ``every``
 one, every citation the checker verified too and every one it did not find stated (unsupported
 with no contradiction: a paraphrase in other words than the paper's), in batched calls of
-JUDGE_BATCH, with the exact passages of the cited paper (``items``). Its rulings then combine with the offline verdicts
-(``combine``), under rules that keep a green chip meaning the paper says it:
+JUDGE_BATCH, with the exact passages of the cited paper (``items``). Its rulings then combine
+with the offline verdicts (``combine``), under rules that keep a green chip meaning the paper
+says it:
 
 - the judge may lift a claim to verified only when its quote is found in a passage of the cited
   paper (fuzzy match >= QUOTE_MATCH) and every number of the claim agrees with the quote;
