@@ -238,6 +238,36 @@ def test_with_every_a_claim_in_other_words_is_read_and_may_be_lifted(
     assert (sixty.status, sixty.conflict, sixty.judge) == ("unsupported", "number", "")
 
 
+GREP_RATE = (  # true (over 30 GB/s, p. 8): the nearest passage is the sort's, which says 13 GB/s
+    "The grep program's input rate peaks above 30,000 MB/s [Dean and Ghemawat, 2004]."
+)
+GREP_QUOTE = "peaks at over 30 GB/s when 1764 workers have been assigned"
+
+
+def test_a_number_the_passage_lacks_is_no_contradiction_and_is_judged(
+    lib: Library, fake_claude: FakeClaude
+) -> None:
+    """A claim's number its nearest passage does not state, where that passage gives none in
+    its role (the sort's rate is not the grep's), is not found rather than contradicted: with
+    ``every`` the judge reads it, and lifts it with a quote that states the number."""
+    give(fake_claude, {"id": 0, "verdict": "supports", "quote": GREP_QUOTE, "reason": "p. 8"})
+    rate, sixty = check_text(
+        lib, f"{GREP_RATE} {SIXTY}", judge=judge(fake_claude), judge_every=True
+    ).citations
+    assert "30,000 MB/s" in sent_claims(fake_claude) and "sixty" not in sent_claims(fake_claude)
+    assert rate.status == "verified" and "lifted from unsupported" in rate.judge
+    assert rate.evidence is not None and rate.evidence.page == 8
+    assert sixty.conflict == "number"  # the paper's 44% stands in its role
+
+
+def test_a_lift_needs_the_claims_number_in_the_quote(lib: Library, fake_claude: FakeClaude) -> None:
+    quote = "The Y-axis shows the rate at which the input data is scanned"  # no number
+    give(fake_claude, {"id": 0, "verdict": "supports", "quote": quote})
+    (rate,) = check_text(lib, GREP_RATE, judge=judge(fake_claude), judge_every=True).citations
+    assert (rate.status, rate.conflict) == ("unsupported", "")
+    assert "the claim's numbers are not in its quote" in rate.judge
+
+
 def test_the_offline_contradiction_is_kept_in_the_citations_json(lib: Library) -> None:
     straggler, sixty = check_text(lib, f"{STRAGGLERS} {SIXTY}").citations
     assert (straggler.status, straggler.conflict) == ("unsupported", "")

@@ -344,7 +344,7 @@ def check_paper(
     if split and (status in (VERIFIED, UNCERTAIN) or split[0] == PARTIAL):
         status, sup, reason = split
     evidence = Evidence(sup.chunk.chunk_id, sup.chunk.page, sup.span) if sup.chunk else None
-    conflict = sup.conflict.partition(":")[0] if status == UNSUPPORTED else ""
+    conflict = _conflict_kind(sup) if status == UNSUPPORTED else ""
     return Citation(
         m,
         status,
@@ -355,3 +355,16 @@ def check_paper(
         reason=reason,
         conflict=conflict,
     )
+
+
+def _conflict_kind(sup: Support) -> str:
+    """The kind of contradiction the support holds ("number", "negation", ...). A number of the
+    claim the passage does not state is a contradiction only where the passage states another
+    in its role ("the paper says 44%, not 60%"); one it merely lacks is not found ("" )."""
+    kind = sup.conflict.partition(":")[0]
+    if kind == "number" and not any(
+        c is not None and c.role & q.role
+        for q, c in zip(sup.missing, sup.counterparts or [None] * len(sup.missing), strict=True)
+    ):
+        return ""
+    return kind
