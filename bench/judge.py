@@ -34,9 +34,9 @@ from research_assistant.answer.base import Judge, JudgeItem, Ruling  # noqa: E40
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 DEVELOPMENT = sorted(labelled_set.DATA.glob("verification*.jsonl"))
-HELDOUT = sorted(
+HELDOUT = sorted(  # claims.jsonl is the first, then claims_v2 ... in their order
     (labelled_set.DATA / "heldout").glob("claims*.jsonl"),
-    key=lambda p: int(p.stem.removeprefix("claims_v") or 1) if p.stem != "claims" else 1,
+    key=lambda p: int(p.stem.partition("_v")[2] or 1),
 )
 
 

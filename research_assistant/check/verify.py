@@ -273,14 +273,20 @@ def _quoted(claim: str, whole: Support) -> bool:
 def _stated_by(part: Support, whole: Support) -> bool:
     """Whether the whole claim's evidence states the numbers a part misses, where the part's
     passage states no other number in their role ("sixty images" for "forty images" does)."""
-    roles = zip(part.missing, part.counterparts or [None] * len(part.missing), strict=True)
     return (
         part.conflict == "number"
         and not whole.conflict
         and whole.chunk is not None
         and all(agrees_any(q, whole.evidence_numbers) for q in part.missing)
-        and not any(c is not None and c.role & q.role for q, c in roles)
+        and not _replaced(part)
     )
+
+
+def _replaced(sup: Support) -> bool:
+    """Whether the passage states another number in the role of one the claim's it lacks
+    ("sixty images" for "forty images")."""
+    roles = zip(sup.missing, sup.counterparts or [None] * len(sup.missing), strict=True)
+    return any(c is not None and c.role & q.role for q, c in roles)
 
 
 def check_claim(
@@ -360,11 +366,6 @@ def check_paper(
 def _conflict_kind(sup: Support) -> str:
     """The kind of contradiction the support holds ("number", "negation", ...). A number of the
     claim the passage does not state is a contradiction only where the passage states another
-    in its role ("the paper says 44%, not 60%"); one it merely lacks is not found ("" )."""
+    in its role ("the paper says 44%, not 60%"); one it merely lacks is not found ("")."""
     kind = sup.conflict.partition(":")[0]
-    if kind == "number" and not any(
-        c is not None and c.role & q.role
-        for q, c in zip(sup.missing, sup.counterparts or [None] * len(sup.missing), strict=True)
-    ):
-        return ""
-    return kind
+    return "" if kind == "number" and not _replaced(sup) else kind
