@@ -53,8 +53,8 @@ class Quantity:
 _SUPER = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺·", "0123456789-+.")
 _SUPER_RUN = re.compile(r"(?<=\d)([⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺][⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺·]*)")
 _MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\u2009": " ", "\u202f": " "})
-# "3/4 of the papers": a share, read as a percentage.
-_FRACTION = re.compile(r"(?<![\d/])([1-9])/([2-9]|10)(?![\d/])(?=\s+of\b)")
+# "3/4 of the papers", "with probability 3/4": a proper fraction, read as a share (a percentage).
+_FRACTION = re.compile(r"(?<![\d/.,])([1-9])/([2-9]|10)(?![\d/.,]\d|[\d/])")
 # "1/200 the speed", "1/1000 of the time": a share too.
 _ONE_IN = re.compile(r"(?<![\d/.])1/([1-9]\d{1,4})(?![\d/])(?=\s+(?:of|the)\b)")
 # "10−22 eV": a power of ten whose raised exponent a PDF flattened, kept apart from a range
@@ -65,14 +65,15 @@ _LATEX_POWER = re.compile(r"\^\{\s*([-+−]?\d+(?:\.\d+)?)\s*\}")
 _HEADING = re.compile(r"(?:^|\n)\s*$")
 _SCALE = {
     "hundred": 1e2, "thousand": 1e3, "million": 1e6, "mln": 1e6, "billion": 1e9, "bn": 1e9,
-    "bln": 1e9, "trillion": 1e12,
+    "bln": 1e9, "trillion": 1e12, "tausend": 1e3, "millionen": 1e6, "mio": 1e6,
+    "milliarde": 1e9, "milliarden": 1e9, "mrd": 1e9,
 }  # fmt: skip
 # "35 hundred" is 3,500 (alpha2digit left "35 100", a number with a space between thousands),
 # "1.2 bn" and "4 mln" as business and European writing abbreviate; "five hundred thousand"
 # is the word reader's.
 _SCALED = re.compile(
     r"(?<![\d.])(\d+(?:\.\d+)?)\s*(hundred(?!\s+(?:thousand|million|billion))|thousand|million|mln|billion"
-    r"|bn|bln|trillion)\b",
+    r"|bn|bln|trillion|tausend|millionen|mio|milliarden?|mrd)\b",
     re.I,
 )
 # alpha2digit reads "3.5 million" as "3.5 1000000": a decimal then a bare power of a thousand.
@@ -84,17 +85,24 @@ _TOKEN = re.compile(
     rf"(?<![\w.^/@])(?<![^\W\d_]-)(?P<num>{_NUM})"
     r"(?:(?P<sci>\s?[×x*·]\s?10\^?(?P<exp1>[-+]?\d+(?:\.\d+)?))|[eE](?P<exp2>[-+]?\d{1,3})\b"
     r"|\^(?P<pow>[-+]?\d+(?:\.\d+)?))?"
-    rf"(?:[x%]?\s?(?:-|to)\s?(?P<hi>{_NUM})(?!\d|,\d))?"
+    rf"(?:(?:x|\s?%)?\s?(?:-|to)\s?(?P<hi>{_NUM})(?!\d|,\d))?"
     r"(?:\s?±\s?(?P<pm>\d+(?:\.\d+)?))?"
     r"(?P<suffix>[kKMB](?![\w]))?"
 )
 _UNIT_WORD = re.compile(r"(?:\s|-)?(%|[A-Za-zµμ°˚]+(?:/s\b)?)")  # "60-minute" has a unit too
 _BEFORE = re.compile(r"([\w~≈<>≥≤.]+(?:\s+[\w.]+)?)\s*$")
 _APPROX = frozenset(
-    "about approximately around roughly nearly almost circa ca. ca some ~ ≈ approx approx.".split()
+    "about approximately around roughly nearly almost circa ca. ca some ~ ≈ approx approx. etwa "
+    "rund ungefähr knapp".split()
 )
-_LOWER = frozenset("over above exceeding exceeds more least > ≥ beyond".split())
-_UPPER = frozenset("under below less fewer most up < ≤ within".split())
+_LOWER = frozenset(
+    "over above exceeding exceeds more least > ≥ beyond über mehr mindestens".split()
+)
+_UPPER = frozenset("under below less fewer most up < ≤ within unter weniger höchstens".split())
+# "no more than 17,029", "not less than 5": a negated bound is the other bound.
+_NEGATED_BOUND = re.compile(
+    r"\b(?:no|not)\s+(?:more|less|fewer|greater|over|under|above|below)\s+(?:than\s+)?$", re.I
+)
 _NOT_A_VALUE = frozenset(
     "figure fig fig. figs table tab tab. section sect sect. sec sec. equation eq eq. eqs chapter "
     "ch. page p. pp. pp step algorithm line lines appendix ref ref. refs version v. model models "
@@ -132,9 +140,11 @@ _NUMBER_WORDS = frozenset(
 )
 
 
-# "8,07 · 10^5", "82,5 %": a decimal comma where a thousands separator cannot stand (one or two
+# "8,07 · 10^5", "82,5 %", "3,5 Millionen": a decimal comma where a thousands separator cannot stand (one or two
 # digits after it) before a power of ten or a percent sign; elsewhere "1,5" stays a list.
-_DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d+),(\d{1,2})(?![\d,])(?=\s?(?:[×x*·]\s?10|%))")
+_DECIMAL_COMMA = re.compile(
+    r"(?<![\d,.])(\d+),(\d{1,2})(?![\d,])(?=\s?(?:[×x*·]\s?10|%|(?:Millionen|Milliarden|Mio|Mrd)\b))"
+)
 # "forty-five-minute": a number word joined to its unit, which alpha2digit does not read.
 _ONE_WORD = "(?:" + "|".join(sorted(_NUMBER_WORDS)) + ")"
 _WORD_UNIT = re.compile(
@@ -142,8 +152,15 @@ _WORD_UNIT = re.compile(
 )
 
 
+# "between four hundred and six hundred nm": two numbers of one scale (alpha2digit reads "406
+# 100"; "four hundred and six" is one number), a range as "four hundred to six hundred" is read.
+_BETWEEN_WORDS = re.compile(
+    r"\b(between [a-z]+(?:[\s-][a-z]+){0,2} (hundred|thousand|million|billion)) and "
+    r"(?=[a-z]+(?:-[a-z]+)? \2\b)",
+    re.I,
+)
 # "between 0.1 and 0.2 Tbps": a range, as "0.1 to 0.2 Tbps" is read.
-_BETWEEN = re.compile(r"\bbetween\s+(\d+(?:[.,]\d+)*)\s+and\s+(?=\d)", re.I)
+_BETWEEN = re.compile(r"\bbetween\s+(\d+(?:[.,]\d+)*(?:\s?%)?)\s+and\s+(?=\d)", re.I)
 # "4 out of the 6 participants": the evidence also states the share (66.7 %).
 # A claim's "9 out of 10 users" is read as the share only (``out`` present).
 _OUT_OF = re.compile(
@@ -169,10 +186,12 @@ def _normalise(text: str, small_words: bool = False) -> str:
         text = _LATEX_POWER.sub(r"^\1", text.replace("\\times", "×").replace("\\cdot", "·"))
     text = shares_and_multiples(text)
     text = word_values(text)
-    text = _FRACTION.sub(lambda m: share_text(100 * int(m.group(1)) / int(m.group(2))), text)
+    text = _FRACTION.sub(_fraction, text)
     text = multiples(re.sub(r"(?<=\w)-fold\b", " fold", text))
     text = _SCALED.sub(lambda m: _scaled(m.group(1), _SCALE[m.group(2).lower()]), text)
     if _NUMBER_WORD.search(text):
+        if "between" in text:
+            text = _BETWEEN_WORDS.sub(r"\1 to ", text)
         text = in_digits(text, "en", small_words)
         text = _SMALL_UNIT.sub(lambda m: f"{_SMALL.index(m.group(1).lower()) + 1} ", text)
     if not small_words and " out of " in text:  # a claim's "9 out of 10 users" is a share
@@ -181,8 +200,13 @@ def _normalise(text: str, small_words: bool = False) -> str:
             text,
         )
     text = german_in_digits(text, small_words)
-    text = _BETWEEN.sub(r"\1 to ", text)
+    text = _BETWEEN.sub(r"between \1 to ", text)
     return _SPLIT_SCALE.sub(lambda m: _scaled(m.group(1), float(m.group(2))), text)
+
+
+def _fraction(m: re.Match[str]) -> str:
+    top, bottom = int(m.group(1)), int(m.group(2))
+    return share_text(100 * top / bottom) if top < bottom else m.group()
 
 
 def _scaled(number: str, factor: float) -> str:
@@ -292,6 +316,8 @@ def _quantity(text: str, m: re.Match[str]) -> Quantity | None:
     words = set(prev)
     approx = bool(words & _APPROX) or "~" in "".join(prev)
     bound = ">" if words & _LOWER else "<" if words & _UPPER else ""
+    if bound and _NEGATED_BOUND.search(text, max(0, m.start() - 24), m.start()):
+        bound = "<" if bound == ">" else ">"
     written = text[m.start() : end]
     return Quantity(
         value=value,

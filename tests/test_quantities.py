@@ -391,3 +391,40 @@ def test_the_held_out_number_pairs_stay_read() -> None:
     right = sum(s == r["agree"] for s, r in zip(said, rows, strict=True))
     passed = sum(s and not r["agree"] for s, r in zip(said, rows, strict=True))
     assert right >= 86 and passed == 0
+
+
+def test_a_negated_bound_is_the_other_bound() -> None:
+    """'no more than 17,029' is at most 17,029 (it was read as 'more than': a contradiction of
+    the paper's 'at most 17 029')."""
+    (c,) = quantities("the scheme can encode no more than 17,029 languages")
+    (e,) = quantities("it can at most represent 17 029 languages", small_words=True)
+    assert c.bound == "<" and agree(c, e)
+    assert quantities("no fewer than 12 runs")[0].bound == ">"
+    assert quantities("not less than 5 s")[0].bound == ">"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # a range whose two ends each carry the per cent sign (read as 82 % and -84 %)
+        ("between 82 % and 84 % on CORA", "eine Klassifikationsgüte von 82 %–84 % erreicht"),
+        # a proper fraction not followed by "of"
+        ("with probability three quarters", "with probability 3/4, the cluster centers"),
+        # two numbers of one scale in words ("406 100" before)
+        ("between four hundred and six hundred nm", "between 400 and 600 nm, and"),
+        # a German scale word after digits
+        ("rund 19 Tausend Knoten", "mit 19 396 Knoten"),
+        ("mit 3,5 Millionen Knoten", "mit 3 500 000 Knoten"),
+    ],
+)
+def test_ranges_fractions_and_scale_words_agree(claim: str, evidence: str) -> None:
+    (c,) = quantities(claim)
+    assert agrees_any(c, quantities(evidence, small_words=True))
+
+
+def test_between_keeps_numbers_apart() -> None:
+    """'component 4 between 600 and 650 nm': the 4 and the range stay two numbers (the range's
+    'between' was dropped, and '4 600' read as 4,600)."""
+    four, span = quantities("associated with component 4 between 600 and 650 nm")
+    assert four.value == 4 and (span.low, span.high) == (pytest.approx(6e-7), pytest.approx(6.5e-7))
+    assert [q.value for q in quantities("between three hundred and six runs")] == [306]
