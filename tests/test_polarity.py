@@ -173,3 +173,42 @@ def test_a_denial_of_the_same_words_further_from_its_negation() -> None:
 )
 def test_exclusive_alternatives_in_a_passage(claim: str, passage: str, kind: str) -> None:
     assert conflict_of(claim, passage).startswith("direction") is bool(kind)
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "kind"),
+    [
+        # "not X but Y" states Y; "Y rather than X" and "Y instead of X" set X aside
+        (
+            "the back-reaction can be made to imitate dark matter rather than dark energy",
+            "the back-reaction mimics not dark energy but dark matter",
+            "",
+        ),
+        (
+            "the year may be the date of the report rather than the year of the event",
+            "the year might not be the year when the event happened, but the year of the report",
+            "",
+        ),
+        ("the model uses dark matter instead of dark energy", "it uses not dark energy", ""),
+        # what "but" affirms is no denial: a claim denying it is still contradicted
+        (
+            "the back-reaction does not mimic dark matter",
+            "it mimics not energy but dark matter",
+            "negation",
+        ),
+        # a bare "rather" or "instead" negates nothing
+        ("the run was rather slow", "the run was not slow", "negation"),
+    ],
+)
+def test_not_x_but_y_and_y_rather_than_x(claim: str, passage: str, kind: str) -> None:
+    assert conflict_of(fold(claim), fold(passage)).split(":")[0] == kind
+
+
+def test_rather_than_and_instead_of_order_sides_alike() -> None:
+    """'flatten the image rather than use the pixels' relations' swaps the sides of 'use the
+    pixels' relations instead of flattening the image': the finding reversed."""
+    claim = "networks flatten the image into a stream of numbers rather than exploiting the relationships of pixels"
+    passage = "networks make use of relationships of the pixels instead of flattening the image to a stream of numbers"
+    assert conflict_of(fold(claim), fold(passage)).startswith("reversal")
+    same = "networks make use of relationships of the pixels rather than flattening the image"
+    assert conflict_of(fold(same), fold(passage)) == ""

@@ -30,6 +30,7 @@ _NOT_ONLY = frozenset({"only", "just", "merely", "simply", "solely"})
 # Adjectives that deny what they are said of, usually after it ("the temperature is entirely
 # unknown"): they govern the words before them as well as after.
 _DENYING = frozenset({"unknown", "unclear"})
+_CONTRAST = frozenset({"but", "rather", "instead"})  # "not X but Y": the scope ends before Y
 
 
 def negated_by(
@@ -38,7 +39,8 @@ def negated_by(
     """Stems of the content words a negation governs (``negations``: other negating words;
     ``scope``: words after it)."""
     out: set[str] = set()
-    for i, w in enumerate(words):
+    for at, w in enumerate(words):
+        i = at
         if negations is not None:
             hit = w in negations
         else:
@@ -46,8 +48,16 @@ def negated_by(
             hit = w in NEGATION or w.endswith("n't") or failed or w in _DENYING
             if w == "not" and words[i + 1 : i + 2] and words[i + 1] in _NOT_ONLY:
                 hit = False
+        if hit and w in _PAIRED:  # "rather than the year": the words after "than"
+            hit = words[i + 1 : i + 2] == [_PAIRED[w]]
+            i += 1
         if hit:
-            out.update(stem(x) for x in words[i + 1 : i + 1 + scope] if len(x) > 2)
+            governed = words[i + 1 : i + 1 + scope]
+            for j, x in enumerate(governed):  # "not dark energy but dark matter": the words
+                if x in _CONTRAST:  # after "but" are affirmed
+                    governed = governed[:j]
+                    break
+            out.update(stem(x) for x in governed if len(x) > 2)
             if w in _DENYING:
                 out.update(stem(x) for x in words[max(0, i - _SCOPE) : i] if len(x) > 2)
             if i and words[i - 1] in _NOT_AFTER and w == "not":
@@ -58,7 +68,10 @@ def negated_by(
 # Words that negate what follows only sometimes ("without backup tasks" is a setting, not a
 # denial): they count where the other side negates the same words ("without making accuracy
 # better" states "does not improve accuracy"), and never make a contradiction on their own.
-SOFT_NEGATION = frozenset({"without", "lack", "lacks", "lacking"})
+# "Y rather than X", "Y instead of X" set X aside: soft too ("the date of the report rather than
+# the year" and "not the year ... but the year of the report" say one thing).
+SOFT_NEGATION = frozenset({"without", "lack", "lacks", "lacking", "rather", "instead"})
+_PAIRED = {"rather": "than", "instead": "of"}
 
 
 def negation_word(words: list[str]) -> str:

@@ -20,8 +20,10 @@ COMPARATIVES = frozenset(
 # use the same marker. Not "over" ("gains over X", "over 100"), nor "versus", which is mostly
 # symmetric ("precision versus recall").
 MARKERS = tuple(
-    tuple(m.split()) for m in ("instead of", "in contrast to", "into", "followed by", "prior to")
+    tuple(m.split())
+    for m in ("instead of", "rather than", "in contrast to", "into", "followed by", "prior to")
 )
+_SAME_MARK = {"rather than": "instead of"}  # "Y rather than X" orders its sides as "Y instead of X"
 MARKER_WORDS = frozenset(m[0] for m in MARKERS)  # a text holding none of these has no marker
 _SIDE = 6  # content words either side of a comparative that name its two sides
 
@@ -53,7 +55,8 @@ def _sides(
                 end = i + len(m)
                 before = {x for x in stems[max(0, i - _SIDE) : i] if x in shared}
                 after = {x for x in stems[end : end + _SIDE] if x in shared}
-                out.append(({" ".join(m)}, before - after, after - before))
+                mark = " ".join(m)
+                out.append(({_SAME_MARK.get(mark, mark)}, before - after, after - before))
     return out
 
 
