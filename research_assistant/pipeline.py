@@ -85,7 +85,7 @@ def _check(
     judge: Judge | None = None,
     judge_every: bool = False,
 ) -> tuple[Citation, ...]:
-    mentions = cite.find_mentions(text)
+    mentions = cite.find_mentions(text, known=lambda m: bool(state.resolver.resolve(m)))
     if not mentions:
         return ()
     checked = verify.check_citations(

@@ -830,3 +830,20 @@ if __name__ == "__main__":
         print(
             f"{name}: precision {s.precision:.3f} recall {s.recall:.3f} ({s.matched} matched, {s.found} found, {s.expected} expected)"
         )
+
+
+def test_a_lone_name_before_a_year_counts_where_the_library_has_the_work() -> None:
+    """'In Thoma (2016), ...' and 'Thoma (2015) empfiehlt' carry no sign of a citation the
+    finder reads alone ('in Berlin (1998)' is a place); with ``known`` (the resolver, or a
+    manuscript's reference list) they count where the work is known."""
+    texts = [
+        "In Thoma (2016), the name is traced back to a film.",
+        "Thoma (2015) empfiehlt eine zehnfache Kreuzvalidierung.",
+        "Nach Thoma (2015) kann DYCOS nur ein Label zuweisen.",
+    ]
+    for text in texts:
+        assert find_mentions(text) == ()
+        (m,) = find_mentions(text, known=lambda m: m.first_author == "Thoma")
+        assert m.marker.startswith("Thoma (")
+        assert find_mentions(text, known=lambda m: False) == ()
+    assert find_mentions("In Berlin (1998), the wall fell.", known=lambda m: False) == ()

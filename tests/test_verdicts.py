@@ -230,3 +230,14 @@ def test_later_heldout_claims_never_tuned_on(
     accuracy, leaked, table = scores(claims_library, path)
     assert accuracy >= least_accuracy and len(leaked) <= most_leaks
     assert table["wrong_paper"][1] - table["wrong_paper"][0] <= wrong_paper_missed
+
+
+def test_a_lone_narrative_name_of_a_library_work_is_checked(claims_library: Library) -> None:
+    """'In Thoma (2016), ...' was no citation at all (the finder reads 'in Berlin (1998)' as a
+    place): the sentence reached the reader with no verdict."""
+    status, reason = verdict(
+        claims_library,
+        "In Thoma (2016), the name Inceptionism comes from the science-fiction movie Inception.",
+    )
+    assert status == "verified", reason
+    assert check_text(claims_library, "In Berlin (1998), the wall had fallen.").citations == ()

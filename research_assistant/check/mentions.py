@@ -24,6 +24,7 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
+from collections.abc import Callable
 
 from research_assistant.check.citation_parts import (
     OPENERS,
@@ -88,8 +89,10 @@ def _bare(text: str, found: list[Mention], regions: list[tuple[int, int]]) -> li
     return out
 
 
-def find_mentions(text: str) -> tuple[Mention, ...]:
-    """Every cited work in ``text``, in order of position; one Mention per work."""
+def find_mentions(text: str, known: Callable[[Mention], bool] | None = None) -> tuple[Mention, ...]:
+    """Every cited work in ``text``, in order of position; one Mention per work. ``known``:
+    whether a mention names a work of the library; a lone name before a year with no other sign
+    of a citation ("In Thoma (2016), ...", "Thoma (2015) empfiehlt") counts where it does."""
     regions = _code_regions(text)
     starts = [s for s, _ in regions]
     found: list[Mention] = []
@@ -108,6 +111,8 @@ def find_mentions(text: str) -> tuple[Mention, ...]:
         if _inside(regions, starts, i, j):
             continue  # inside inline code or a fenced block
         mentions, is_weak = _candidate(text, j, i + 1, last_end)
+        if is_weak and known is not None and mentions and all(map(known, mentions)):
+            is_weak = False
         if is_weak:
             weak.append(mentions)
         elif mentions:

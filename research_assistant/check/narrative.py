@@ -184,7 +184,13 @@ def narrative(
             text, k, before not in _FUNCTION and not capital(words[start - 1] if start else "")
         )
     )
-    if not strong and before in _FUNCTION:
+    if (
+        not strong
+        and before in _FUNCTION
+        and not (  # "in Berlin (1998)": a place, but "In
+            before == "in" and text[k : k + 1] == ","  # Thoma (2016), ..." may cite: weak
+        )
+    ):
         return [], False
     second = names[-2] if len(names) > 1 else ""
     pos, token = tokens[start]

@@ -82,14 +82,19 @@ def _cited(ms: Manuscript) -> list[tuple[Mention, int | None, str]]:
     by_name: dict[tuple[str, str], int] = {}
     for i, r in enumerate(refs):
         by_name.setdefault((_family(r.first_author), r.year.lower()), i)
-    for m in find_mentions(ms.text[: ms.body_end]):
-        if any(s < m.end and m.start < e for s, e in taken):
-            continue  # inside a numbered or key citation
+
+    def listed(m: Mention) -> int | None:
         year = (m.year or "").lower()
         idx = by_name.get((_family(m.first_author), year))
         if idx is None and year[4:]:  # "Smith 2020a" against a list printing "2020"
             idx = by_name.get((_family(m.first_author), year[:4]))
-        out.append((m, idx, ""))
+        return idx
+
+    # a lone "Thoma (2016)" with no other sign of a citation counts where the list has it
+    for m in find_mentions(ms.text[: ms.body_end], known=lambda m: listed(m) is not None):
+        if any(s < m.end and m.start < e for s, e in taken):
+            continue  # inside a numbered or key citation
+        out.append((m, listed(m), ""))
     return sorted(out, key=lambda x: x[0].start)
 
 
