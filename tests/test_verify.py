@@ -381,3 +381,16 @@ def test_a_number_in_words_is_not_split_into_parts() -> None:
     assert (
         len(verify._parts("The master pings every worker and the workers send results back.")) == 2
     )
+
+
+def test_a_claim_is_never_split_inside_the_cited_authors_names() -> None:
+    """'Dinu and Baroni (2014) held out ...' was split at its 'and': the part 'Baroni held out
+    200 phrases per type' was then not found, and a true claim came out partial."""
+    claim = "Dinu and Baroni (2014) held out 200 phrases per type and searched among 20K nouns"
+    assert verify._parts(claim, ("Dinu", "Baroni")) == [
+        "Dinu (2014) held out 200 phrases per type",
+        "searched among 20K nouns",
+    ]
+    assert verify._parts("Chang and colleagues (2023) imagine cards that surface notes", ()) == [
+        "Chang (2023) imagine cards that surface notes"
+    ]
