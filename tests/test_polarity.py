@@ -212,3 +212,12 @@ def test_rather_than_and_instead_of_order_sides_alike() -> None:
     assert conflict_of(fold(claim), fold(passage)).startswith("reversal")
     same = "networks make use of relationships of the pixels rather than flattening the image"
     assert conflict_of(fold(same), fold(passage)) == ""
+
+
+def test_a_negation_governs_its_own_clause_only() -> None:
+    """'CiteRead, which is not personalised, decorates the open paper' denies no decoration."""
+    claim = "CiteRead decorates the open paper with material from later papers"
+    passage = "CiteRead, which is not personalised, decorates the open paper with material"
+    assert conflict_of(fold(claim), fold(passage)) == ""
+    denied = "CiteRead does not decorate the open paper"
+    assert conflict_of(fold(claim), fold(denied)).startswith("negation")

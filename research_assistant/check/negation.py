@@ -7,9 +7,19 @@ contradiction that no similarity may override.
 
 from __future__ import annotations
 
+import re
+
+from research_assistant.check.lexicon import words_of
 from research_assistant.terms import stem
 
-__all__ = ["NEGATION", "SOFT_NEGATION", "WIDE_SCOPE", "negated_by", "negation_word"]
+__all__ = [
+    "NEGATION",
+    "SOFT_NEGATION",
+    "WIDE_SCOPE",
+    "negated_by",
+    "negated_in",
+    "negation_word",
+]
 
 NEGATION = frozenset(
     "not no never none neither nor cannot can't don't doesn't didn't isn't aren't wasn't weren't "
@@ -63,6 +73,20 @@ def negated_by(
             if i and words[i - 1] in _NOT_AFTER and w == "not":
                 out.add(stem(words[i - 1]))
     return out
+
+
+_CLAUSE_END = re.compile(r"[,;:]\s")
+
+
+def negated_in(folded: str, words: list[str], negations: frozenset[str] | None = None) -> set[str]:
+    """``negated_by`` over ``words`` (the words of ``folded``), each negation's scope ending
+    with its clause: "there are no compiled traces yet, so the trace monitor counts" does not
+    deny the trace monitor; "CiteRead, which is not personalised, decorates the open paper"
+    does not deny the open paper."""
+    out = negated_by(words, negations)
+    if not out or not _CLAUSE_END.search(folded):
+        return out
+    return set().union(*(negated_by(words_of(c), negations) for c in _CLAUSE_END.split(folded)))
 
 
 # Words that negate what follows only sometimes ("without backup tasks" is a setting, not a

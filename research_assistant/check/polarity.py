@@ -30,6 +30,7 @@ from research_assistant.check.negation import (
     SOFT_NEGATION,
     WIDE_SCOPE,
     negated_by,
+    negated_in,
     negation_word,
 )
 from research_assistant.check.reversal import COMPARATIVES, reversed_sides
@@ -137,8 +138,8 @@ class Reading:
         self.stems = [stem(w) for w in self.words]
         self.stem_set = set(self.stems)
         self.word_set = set(self.words)
-        self.negated = negated_by(self.words)
-        self.soft_negated = negated_by(self.words, SOFT_NEGATION)
+        self.negated = negated_in(folded, self.words)
+        self.soft_negated = negated_in(folded, self.words, SOFT_NEGATION)
         self._flips: tuple[_Flip, ...] | None = None
         self._keys: tuple[frozenset[str], ...] = (frozenset(), frozenset(), frozenset())
         self._content: tuple[list[str], list[int]] | None = None
