@@ -221,3 +221,10 @@ def test_a_negation_governs_its_own_clause_only() -> None:
     assert conflict_of(fold(claim), fold(passage)) == ""
     denied = "CiteRead does not decorate the open paper"
     assert conflict_of(fold(claim), fold(denied)).startswith("negation")
+
+
+def test_no_more_than_is_a_bound_not_a_denial() -> None:
+    """'no more than 17,029 languages' bounds a number (the number reader's 'at most'); it
+    denies nothing the passage must deny too."""
+    claim = "the scheme can encode no more than 17,029 languages"
+    assert conflict_of(fold(claim), fold("it can at most represent 17 029 languages")) == ""

@@ -40,6 +40,7 @@ _NOT_ONLY = frozenset({"only", "just", "merely", "simply", "solely"})
 # Adjectives that deny what they are said of, usually after it ("the temperature is entirely
 # unknown"): they govern the words before them as well as after.
 _DENYING = frozenset({"unknown", "unclear"})
+_BOUNDS = [["more", "than"], ["less", "than"], ["fewer", "than"]]
 _CONTRAST = frozenset({"but", "rather", "instead"})  # "not X but Y": the scope ends before Y
 
 
@@ -57,6 +58,8 @@ def negated_by(
             failed = w in _FAIL and i + 1 < len(words) and words[i + 1] == "to"
             hit = w in NEGATION or w.endswith("n't") or failed or w in _DENYING
             if w == "not" and words[i + 1 : i + 2] and words[i + 1] in _NOT_ONLY:
+                hit = False
+            if words[i + 1 : i + 3] in _BOUNDS:  # "no more than 17,029": a bound (quantities)
                 hit = False
         if hit and w in _PAIRED:  # "rather than the year": the words after "than"
             hit = words[i + 1 : i + 2] == [_PAIRED[w]]
