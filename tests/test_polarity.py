@@ -228,3 +228,12 @@ def test_no_more_than_is_a_bound_not_a_denial() -> None:
     denies nothing the passage must deny too."""
     claim = "the scheme can encode no more than 17,029 languages"
     assert conflict_of(fold(claim), fold("it can at most represent 17 029 languages")) == ""
+
+
+def test_unavailable_and_impossible_deny_what_they_are_said_of() -> None:
+    """'An implementation of the scaled error function is unavailable within R' states that R
+    offers no such function (as 'unknown' and 'unclear' deny what they are said of)."""
+    passage = "an implementation of the scaled error function is currently unavailable within R"
+    assert conflict_of(fold("R offers no scaled error function"), fold(passage)) == ""
+    said = "R offers a scaled error function"
+    assert conflict_of(fold(said), fold(passage)).startswith("negation")

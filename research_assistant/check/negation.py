@@ -39,7 +39,7 @@ _FAIL = frozenset({"fail", "fails", "failed", "failing"})  # "fails to converge"
 _NOT_ONLY = frozenset({"only", "just", "merely", "simply", "solely"})
 # Adjectives that deny what they are said of, usually after it ("the temperature is entirely
 # unknown"): they govern the words before them as well as after.
-_DENYING = frozenset({"unknown", "unclear"})
+_DENYING = frozenset({"unknown", "unclear", "unavailable", "impossible", "infeasible", "absent"})
 _BOUNDS = [["more", "than"], ["less", "than"], ["fewer", "than"]]
 _CONTRAST = frozenset({"but", "rather", "instead"})  # "not X but Y": the scope ends before Y
 
