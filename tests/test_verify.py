@@ -394,3 +394,23 @@ def test_a_claim_is_never_split_inside_the_cited_authors_names() -> None:
     assert verify._parts("Chang and colleagues (2023) imagine cards that surface notes", ()) == [
         "Chang (2023) imagine cards that surface notes"
     ]
+
+
+def test_a_part_denied_only_where_the_claim_denies_it_too_says_nothing() -> None:
+    """'X allows one to release the cost of clustering, but not the cluster centers' split
+    leaves 'X allows one to release the cost of clustering', which the passage's 'but not
+    cluster centers' seems to deny; the whole claim denies the same, so no part is denied."""
+    resolver = Resolver(PAPERS)
+    text = (
+        "The global sensitivity framework allows one to release the cost of clustering, but not "
+        "cluster centers. Smooth sensitivity allows both."
+    )
+    chunks = {"jonesSolo2010": [chunk("jonesSolo2010", 2, text)]}
+    m = mention("Jones", "2010")
+    claim = (
+        "The global sensitivity framework allows one to release the cost of clustering, but not "
+        "the cluster centers"
+    )
+    assert check_claim(m, claim, resolver, chunks.get).status == VERIFIED
+    flipped = claim.replace("but not the cluster centers", "and the cluster centers as well")
+    assert check_claim(m, flipped, resolver, chunks.get).status != VERIFIED

@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection, Sequence
 
 from research_assistant.agreement import agrees_any
 from research_assistant.check.claims import claim_text
+from research_assistant.check.polarity import conflict_of
 from research_assistant.check.resolve import Resolver, label_of
 from research_assistant.check.sibling import SET_ASIDE
 from research_assistant.check.support import Context, Support, best_support
@@ -245,7 +246,7 @@ def _partial(
     results = [(p, best_support(p, chunks, ctx, ignore_names=ignore)) for p in parts]
     # a part's number that the whole claim's evidence states was read out of its context ("an
     # F1 of 0.768" alone finds another F1): that part says nothing either way
-    results = [(p, s) for p, s in results if not _stated_by(s, whole)]
+    results = [(p, s) for p, s in results if not _stated_by(s, whole) and not _echo(s, claim)]
 
     verdicts = [_verdict(s, label)[0] for _, s in results]
     good = [r for r, v in zip(results, verdicts, strict=True) if v == VERIFIED]
@@ -287,6 +288,15 @@ def _stated_by(part: Support, whole: Support) -> bool:
         and whole.chunk is not None
         and all(agrees_any(q, whole.evidence_numbers) for q in part.missing)
         and not _replaced(part)
+    )
+
+
+def _echo(part: Support, claim: str) -> bool:
+    """Whether a part's passage denies only what the whole claim denies too ("allows one to
+    release the cost of clustering" against "..., but not cluster centers", where the claim
+    goes on "but not the cluster centers"): that part says nothing either way."""
+    return part.conflict.startswith("negation: passage") and not conflict_of(
+        fold(claim), fold(part.span)
     )
 
 
