@@ -237,3 +237,22 @@ def test_unavailable_and_impossible_deny_what_they_are_said_of() -> None:
     assert conflict_of(fold("R offers no scaled error function"), fold(passage)) == ""
     said = "R offers a scaled error function"
     assert conflict_of(fold(said), fold(passage)).startswith("negation")
+
+
+def test_a_bound_on_a_number_is_no_direction() -> None:
+    """'more than one thousand NEOs' bounds a number: 'a small number of surveys' beside it in
+    the passage does not say it the other way round."""
+    claim = "more than one thousand NEOs are discovered every year"
+    passage = "NEOs are found by a small number of surveys, and more than 1000 NEOs are discovered every year"
+    assert conflict_of(fold(claim), fold(passage)) == ""
+    assert conflict_of(fold("more memory is used"), fold("less memory is used")).startswith(
+        "direction"
+    )
+
+
+def test_not_x_says_what_non_x_says() -> None:
+    claim = "CiteRead, which is not personalised, decorates the paper"
+    passage = "CiteRead is a non-personalized tool that decorates the paper"
+    assert conflict_of(fold(claim), fold(passage)) == ""
+    said = "CiteRead is a personalised tool that decorates the paper"
+    assert conflict_of(fold(said), fold(passage)) != ""

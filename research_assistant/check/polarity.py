@@ -104,6 +104,8 @@ def _flips_of(words: list[str], stems: list[str], before: list[int]) -> tuple[_F
     out = []
     own = set(stems)
     for i, (w, s) in enumerate(zip(words, stems, strict=True)):
+        if w in _BOUND_WORDS and words[i + 1 : i + 2] == ["than"] and _number(words, i + 2):
+            continue  # "more than one thousand NEOs": a bound on a number (quantities)
         curated, broad = opposites_of(s)
         if _both_ways(words, stems, i, curated | broad):  # "higher or lower"
             continue
@@ -115,6 +117,16 @@ def _flips_of(words: list[str], stems: list[str], before: list[int]) -> tuple[_F
             form_stems = frozenset(x for x in map(stem, forms) if len(x) >= _MIN_FORM)
             out.append(_Flip(i, s, curated, broad, forms, form_stems, before[i]))
     return tuple(out)
+
+
+_BOUND_WORDS = frozenset({"more", "less", "fewer"})
+_NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten twenty hundred".split())
+
+
+def _number(words: list[str], i: int) -> bool:
+    """Whether ``words[i]`` begins a number ("1000", "one thousand", "a dozen")."""
+    w = words[i] if i < len(words) else ""
+    return w[:1].isdigit() or w in _NUMBER_WORDS or (w == "a" and words[i + 1 : i + 2] == ["dozen"])
 
 
 class Reading:
@@ -268,6 +280,8 @@ def conflict_of(
     reversal = reversed_sides((c.words, c.stems), (p.words, p.stems), shared)
     for f in c.flips if c.may_oppose(p) else ():
         other = _opposed(f, c, p, attached, beside)
+        if other.startswith("non") and f.stem in c.negated:
+            continue  # "not personalised" says what "non-personalized" says
         if other:
             if reversal:  # "B is slower than A" for "A is faster than B": the same finding
                 return ""
