@@ -414,3 +414,27 @@ def test_a_part_denied_only_where_the_claim_denies_it_too_says_nothing() -> None
     assert check_claim(m, claim, resolver, chunks.get).status == VERIFIED
     flipped = claim.replace("but not the cluster centers", "and the cluster centers as well")
     assert check_claim(m, flipped, resolver, chunks.get).status != VERIFIED
+
+
+def test_a_year_in_a_name_is_no_number_to_find() -> None:
+    """'the German AVE 2008 run' names an event: a passage on that run need not state 2008
+    (the explanation was 'the paper says 1, not 2008'), where the paper writes 'AVE 2008'."""
+    resolver = Resolver(PAPERS)
+    chunks = {
+        "jonesSolo2010": [
+            chunk("jonesSolo2010", 1, "This paper describes our participation in AVE 2008."),
+            chunk(
+                "jonesSolo2010",
+                4,
+                "In all, we submitted one run for English and one for German. The German run "
+                "reached an f-measure of 0.61.",
+                1,
+            ),
+        ]
+    }
+    m = mention("Jones", "2010")
+    claim = "In AVE 2008, the German run we submitted reached an f-measure of 0.61"
+    c = check_claim(m, claim, resolver, chunks.get)
+    assert c.status != UNSUPPORTED and "2008" not in c.reason, c.reason
+    changed = claim.replace("0.61", "0.71")
+    assert check_claim(m, changed, resolver, chunks.get).status == UNSUPPORTED

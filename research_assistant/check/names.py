@@ -9,7 +9,7 @@ import re
 from research_assistant.quantities import quantities
 from research_assistant.units import is_unit
 
-__all__ = ["long_form", "names_in", "spelt_out"]
+__all__ = ["long_form", "named_years", "names_in", "spelt_out"]
 
 # Capitalised words that are not names: sentence openers, months, common nouns in titles.
 _NOT_NAMES = frozenset(
@@ -71,3 +71,12 @@ def _spelling(name: str) -> re.Pattern[str] | None:
         return None
     words = r"[\s-]+".join(re.escape(c) + r"\w*" for c in name.lower())
     return re.compile(rf"\b{words}")
+
+
+# "AVE 2008", "SemEval 2010", "CLEF-2008": a year that is part of a name (an event, a dataset).
+_NAMED_YEAR = re.compile(r"\b([A-Z][A-Za-z]*[A-Z][A-Za-z]*|[A-Z]{2,})[\s-]((?:19|20)\d\d)\b")
+
+
+def named_years(claim: str) -> tuple[tuple[str, str], ...]:
+    """(name with its year, the year) for each year the claim writes as part of a name."""
+    return tuple((m.group(), m.group(2)) for m in _NAMED_YEAR.finditer(claim))

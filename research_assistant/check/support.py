@@ -25,7 +25,7 @@ from rapidfuzz import fuzz
 
 from research_assistant.agreement import agrees_any, counterpart
 from research_assistant.check.binding import settle
-from research_assistant.check.names import names_in
+from research_assistant.check.names import named_years, names_in
 from research_assistant.check.nearest import NUMBER_PICK, chunk_overlap
 from research_assistant.check.passages import (
     DIGITS,
@@ -126,6 +126,9 @@ def best_support(
     # around it are the writer's own.
     digits = frozenset(DIGITS.findall(claim_text))
     claim_numbers = quantities(claim_text)
+    if claim_numbers and (named := named_years(claim_text)):  # "AVE 2008": a name, where the
+        years = {y for name, y in named if mentioned(name, paper)}  # paper writes it so
+        claim_numbers = tuple(q for q in claim_numbers if q.text not in years)
     # numbers written the same way in claim and chunk are found as written; others as values
     as_written = all((m := DIGITS.match(q.text)) and m.group() in digits for q in claim_numbers)
     forms = value_forms(claim_numbers)  # "1,256,683" finds the chunk that writes "1 256 683"
