@@ -241,3 +241,16 @@ def test_a_lone_narrative_name_of_a_library_work_is_checked(claims_library: Libr
     )
     assert status == "verified", reason
     assert check_text(claims_library, "In Berlin (1998), the wall had fallen.").citations == ()
+
+
+def test_a_specific_number_finds_its_sentence_three_sentences_after_its_subject(
+    claims_library: Library,
+) -> None:
+    """'This network has 1 256 683 parameters.' follows the MLP's description by three
+    sentences; the claim's 1,256,683 was called 'the paper says 100 times'."""
+    claim = (
+        "In the WiLI paper, the character tf-idf MLP classifier has {} parameters [Thoma, 2018b]."
+    )
+    status, reason = verdict(claims_library, claim.format("1,256,683"))
+    assert status == "verified", reason
+    assert verdict(claims_library, claim.format("1,265,683"))[0] == "unsupported"

@@ -47,6 +47,7 @@ from research_assistant.check.passages import (
     replaced,
     sentences_of,
     share,
+    significant,
     stated,
     stated_elsewhere,
     value_forms,
@@ -78,6 +79,7 @@ __all__ = [
 
 _CHUNKS_SCANNED = 4  # chunks (by weighted term overlap) whose sentences are scored
 _WINDOWS_SCORED = 4  # windows per claim that reach rapidfuzz and the embedder
+_SPECIFIC = 5  # significant digits
 _LEAD_IN = 2  # sentences before one stating the claim's numbers that may name its subject
 _NEAR = 2  # sentences either side of a window where a claim's number may also be stated
 _NAME_WORDS = 3  # an ignored name this short is a person's ("van Stokkum"), not a title
@@ -131,6 +133,8 @@ def best_support(
         claim_numbers = tuple(q for q in claim_numbers if q.text not in years)
     # numbers written the same way in claim and chunk are found as written; others as values
     as_written = all((m := DIGITS.match(q.text)) and m.group() in digits for q in claim_numbers)
+    # a number this specific ("1,256,683") may stand a sentence further from its subject
+    lead_in = _LEAD_IN + any(significant(q.text) >= _SPECIFIC for q in claim_numbers)
     forms = value_forms(claim_numbers)  # "1,256,683" finds the chunk that writes "1 256 683"
     overlap = chunk_overlap(want, digits, paper, ctx, forms, aliases, top=_CHUNKS_SCANNED)
     windows: list[tuple[float, int, _Window]] = []
@@ -162,15 +166,16 @@ def best_support(
                 windows.append((pick, sent.start - sents[j + 1].end, pair))
             if hits[j] == 1.0 and j >= _LEAD_IN:  # "This network has 1 256 683 parameters.":
                 # the sentences before it say what "this network" is
-                lead = sents[j - _LEAD_IN : j + 1]
-                terms_of = set().union(*found[j - _LEAD_IN : j + 1])
+                back = min(lead_in, j)
+                lead = sents[j - back : j + 1]
+                terms_of = set().union(*found[j - back : j + 1])
                 three = math.fsum(map(weight.__getitem__, terms_of)) / total
-                near = (max(0, j - _LEAD_IN - 1), j - _LEAD_IN, j + 1, j + 2)
+                near = (max(0, j - back - 1), j - back, j + 1, j + 2)
                 windows.append(
                     (
                         three + NUMBER_PICK,
                         lead[0].start - sent.end,
-                        _Window(three, chunks[-i], tuple(lead), sents, near, _LEAD_IN),
+                        _Window(three, chunks[-i], tuple(lead), sents, near, back),
                     )
                 )
     if not windows:
