@@ -85,7 +85,7 @@ _TOKEN = re.compile(
     rf"(?<![\w.^/@])(?<![^\W\d_]-)(?P<num>{_NUM})"
     r"(?:(?P<sci>\s?[×x*·]\s?10\^?(?P<exp1>[-+]?\d+(?:\.\d+)?))|[eE](?P<exp2>[-+]?\d{1,3})\b"
     r"|\^(?P<pow>[-+]?\d+(?:\.\d+)?))?"
-    rf"(?:(?:x|\s?%)?\s?(?:-|to)\s?(?P<hi>{_NUM})(?!\d|,\d))?"
+    rf"(?:(?:x|\s?%)?\s?(?:-|to)\s?(?P<hi>{_NUM})(?!\d|,\d)(?:\^(?P<hipow>[-+]?\d{{1,3}})(?![\d.]))?)?"
     r"(?:\s?±\s?(?P<pm>\d+(?:\.\d+)?))?"
     r"(?P<suffix>[kKMB](?![\w]))?"
 )
@@ -160,7 +160,9 @@ _BETWEEN_WORDS = re.compile(
     re.I,
 )
 # "between 0.1 and 0.2 Tbps": a range, as "0.1 to 0.2 Tbps" is read.
-_BETWEEN = re.compile(r"\bbetween\s+(\d+(?:[.,]\d+)*(?:\s?%)?)\s+and\s+(?=\d)", re.I)
+_BETWEEN = re.compile(
+    r"\bbetween\s+(\d+(?:[.,]\d+)*(?:\^[-+]?\d{1,3})?(?:\s?%)?)\s+and\s+(?=\d)", re.I
+)
 # "4 out of the 6 participants": the evidence also states the share (66.7 %).
 # A claim's "9 out of 10 users" is read as the share only (``out`` present).
 _OUT_OF = re.compile(
@@ -286,6 +288,8 @@ def _quantity(text: str, m: re.Match[str]) -> Quantity | None:
     low = high = value
     if m.group("hi"):
         hi = float(m.group("hi").replace(",", "").replace(" ", ""))
+        if m.group("hipow") is not None:  # "10^1 - 10^2": a range of powers
+            hi = hi ** float(m.group("hipow"))
         if hi > value:
             high = hi
     if m.group("pm"):

@@ -428,3 +428,11 @@ def test_between_keeps_numbers_apart() -> None:
     four, span = quantities("associated with component 4 between 600 and 650 nm")
     assert four.value == 4 and (span.low, span.high) == (pytest.approx(6e-7), pytest.approx(6.5e-7))
     assert [q.value for q in quantities("between three hundred and six runs")] == [306]
+
+
+def test_a_range_of_powers_of_ten() -> None:
+    """'(typically of length 10^1 −10^2)' is 10 to 100 (it was read as 10 to 10)."""
+    (e,) = quantities("which is typically of length 10^1 −10^2), the residual", small_words=True)
+    assert (e.low, e.high) == (10, 100)
+    (c,) = quantities("typically holds between 10 and 100 entries")
+    assert agree(c, e)
