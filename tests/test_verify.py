@@ -438,3 +438,23 @@ def test_a_year_in_a_name_is_no_number_to_find() -> None:
     assert c.status != UNSUPPORTED and "2008" not in c.reason, c.reason
     changed = claim.replace("0.61", "0.71")
     assert check_claim(m, changed, resolver, chunks.get).status == UNSUPPORTED
+
+
+def test_a_denial_the_window_states_in_its_other_sentence() -> None:
+    """The claim denies what the window's number sentence denies ('were not augmented
+    (88.6%)'), while the sentence before it, sharing most words with the claim, says nothing
+    either way: no contradiction."""
+    resolver = Resolver(PAPERS)
+    text = (
+        "During deployment, CiteSee processed and augmented inline citations in the papers "
+        "participants had opened. On average, each paper contained 41.0 inline citations. As "
+        "expected, the majority of inline citations were not augmented (88.6%)."
+    )
+    chunks = {"jonesSolo2010": [chunk("jonesSolo2010", 11, text)]}
+    m = mention("Jones", "2010")
+    claim = (
+        "On average a fraction of 0.886 of the inline citations in opened papers received no "
+        "augmentation from CiteSee"
+    )
+    c = check_claim(m, claim, resolver, chunks.get)
+    assert c.conflict != "negation", c.reason

@@ -329,6 +329,13 @@ def _score(
     # swapped comparison in any sentence of the window
     closest = max(w.sentences, key=lambda x: len(x.terms & want))
     conflict = "number" if missing else conflict_of(reading, closest.reading)
+    if conflict.startswith(_CLAIM_NEG) and any(  # another sentence of the window denies it
+        x is not closest
+        and reading.negated & x.reading.negated
+        and not conflict_of(reading, x.reading)
+        for x in w.sentences
+    ):
+        conflict = ""
     for other in w.sentences:
         if not conflict and other is not closest:
             found = conflict_of(reading, other.reading, attached=True, beside=closest.reading)
