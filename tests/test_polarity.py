@@ -256,3 +256,14 @@ def test_not_x_says_what_non_x_says() -> None:
     assert conflict_of(fold(claim), fold(passage)) == ""
     said = "CiteRead is a personalised tool that decorates the paper"
     assert conflict_of(fold(said), fold(passage)) != ""
+
+
+def test_trailing_is_the_other_way_round_from_surpassing() -> None:
+    claim = "PaSa-7b trails PaSa-GPT-4o by 30.36% in recall"
+    passage = "PaSa-7b surpasses PaSa-GPT-4o by 30.36% in recall"
+    assert conflict_of(fold(claim), fold(passage)).startswith("direction")
+    german = "die Klassifikationsgüte steigt mit der Vokabulargröße"
+    assert (
+        conflict_of(fold(german), fold("die Klassifikationsgüte sinkt mit der Vokabulargröße"))
+        != ""
+    )

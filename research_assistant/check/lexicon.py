@@ -67,6 +67,11 @@ _PAIRS = [
     ("present", "absent"), ("upregulate", "downregulate"), ("overexpress", "underexpress"),
     ("activate", "inhibit"), ("speedup", "slowdown"), ("cheaper", "costlier"), ("busy", "idle"),
     ("known", "unknown"),
+    # German, for the claims and papers written in it
+    ("steigt", "sinkt"), ("steigen", "sinken"), ("stieg", "sank"), ("gestiegen", "gesunken"),
+    ("erhöht", "verringert"), ("erhöht", "senkt"), ("besser", "schlechter"),
+    ("mehr", "weniger"), ("größer", "kleiner"), ("höher", "niedriger"),
+    ("schneller", "langsamer"), ("zunehmend", "abnehmend"), ("zunahme", "abnahme"),
 ]  # fmt: skip
 
 # Scales with two poles: base forms; adjectives get their -er/-est forms by rule.
@@ -86,7 +91,7 @@ _SCALES = [
         "good well improve outperform superior beat surpass benefit help success succeed win "
         "effective advantage enhance",
         "bad badly poorly degrade worsen underperform inferior impair harm hurt failure lose "
-        "ineffective disadvantage deteriorate deterioration degradation",
+        "ineffective disadvantage deteriorate deterioration degradation trail lag",
     ),
     ("positive positively", "negative negatively"),
     ("strong strengthen", "weak weaken"),
