@@ -26,7 +26,7 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m mypy research_assistant
+	$(PY) -m mypy research_assistant pages app.py
 
 format: $(STAMP)
 	$(PY) -m ruff format .
