@@ -33,9 +33,10 @@ from research_assistant import Library, ResearchAssistantError, check_text  # no
 from research_assistant.answer.base import Judge, JudgeItem, Ruling  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
-DEVELOPMENT = sorted(labelled_set.DATA.glob("verification*.jsonl"))
-HELDOUT = sorted(  # claims.jsonl is the first, then claims_v2 ... in their order
-    (labelled_set.DATA / "heldout").glob("claims*.jsonl"),
+# the development claims, and the held-out sets v1-v5 retired to development (in-sample)
+DEVELOPMENT = [*sorted(labelled_set.DATA.glob("verification*.jsonl")), *labelled_set.RETIRED]
+HELDOUT = sorted(  # claims_v6 ... claims_v12 in their order
+    set((labelled_set.DATA / "heldout").glob("claims*.jsonl")) - set(labelled_set.RETIRED),
     key=lambda p: int(p.stem.partition("_v")[2] or 1),
 )
 

@@ -205,17 +205,33 @@ def main() -> None:
         ("development, in-sample", labelled_set.DEVELOPMENT),
         ("development groups, in-sample", labelled_set.DATA / "verification_groups.jsonl"),
         ("development, third set, in-sample", labelled_set.DATA / "verification_dev3.jsonl"),
-        ("held-out", labelled_set.HELDOUT),
-        ("held-out v2", labelled_set.HELDOUT_V2),
-        ("held-out v3", labelled_set.HELDOUT_V3),
-        ("held-out v4", labelled_set.HELDOUT_V4),
-        ("held-out v5", labelled_set.HELDOUT_V5),
+        (
+            "retired held-out v1, development since the twelfth session, in-sample",
+            labelled_set.HELDOUT,
+        ),
+        (
+            "retired held-out v2, development since the twelfth session, in-sample",
+            labelled_set.HELDOUT_V2,
+        ),
+        (
+            "retired held-out v3, development since the twelfth session, in-sample",
+            labelled_set.HELDOUT_V3,
+        ),
+        (
+            "retired held-out v4, development since the twelfth session, in-sample",
+            labelled_set.HELDOUT_V4,
+        ),
+        (
+            "retired held-out v5, development since the twelfth session, in-sample",
+            labelled_set.HELDOUT_V5,
+        ),
         ("held-out v6", labelled_set.HELDOUT_V6),
         ("held-out v7", labelled_set.HELDOUT_V7),
         ("held-out v8", labelled_set.HELDOUT_V8),
         ("held-out v9", labelled_set.HELDOUT_V9),
         ("held-out v10", labelled_set.HELDOUT_V10),
         ("held-out v11", labelled_set.HELDOUT_V11),
+        ("held-out v12", labelled_set.HELDOUT_V12),
     ):
         outcomes = labelled_set.run_set(lib, labelled_set.load_set(path))
         table = labelled_set.accuracy(outcomes)
