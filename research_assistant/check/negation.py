@@ -57,9 +57,13 @@ def negated_by(
         else:
             failed = w in _FAIL and i + 1 < len(words) and words[i + 1] == "to"
             hit = w in NEGATION or w.endswith("n't") or failed or w in _DENYING
-            if w == "not" and words[i + 1 : i + 2] and words[i + 1] in _NOT_ONLY:
-                hit = False
-            if words[i + 1 : i + 3] in _BOUNDS:  # "no more than 17,029": a bound (quantities)
+            if (
+                hit
+                and (  # "not only X but also Y"; "no more than 17,029": a bound (quantities)
+                    (w == "not" and words[i + 1 : i + 2] and words[i + 1] in _NOT_ONLY)
+                    or words[i + 1 : i + 3] in _BOUNDS
+                )
+            ):
                 hit = False
         if hit and w in _PAIRED:  # "rather than the year": the words after "than"
             hit = words[i + 1 : i + 2] == [_PAIRED[w]]
