@@ -73,10 +73,15 @@ def _spelling(name: str) -> re.Pattern[str] | None:
     return re.compile(rf"\b{words}")
 
 
-# "AVE 2008", "SemEval 2010", "CLEF-2008": a year that is part of a name (an event, a dataset).
-_NAMED_YEAR = re.compile(r"\b([A-Z][A-Za-z]*[A-Z][A-Za-z]*|[A-Z]{2,})[\s-]((?:19|20)\d\d)\b")
+# "AVE 2008", "SemEval 2010", "CLEF-2008": a year that is part of a name (an event, a dataset):
+# a word of two capitals or more before it (one bounded run: linear on any input).
+_NAMED_YEAR = re.compile(r"\b([A-Z][A-Za-z]{1,30})[\s-]((?:19|20)\d\d)\b")
 
 
 def named_years(claim: str) -> tuple[tuple[str, str], ...]:
     """(name with its year, the year) for each year the claim writes as part of a name."""
-    return tuple((m.group(), m.group(2)) for m in _NAMED_YEAR.finditer(claim))
+    return tuple(
+        (m.group(), m.group(2))
+        for m in _NAMED_YEAR.finditer(claim)
+        if sum(c.isupper() for c in m.group(1)) >= 2
+    )
