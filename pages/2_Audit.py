@@ -1,8 +1,6 @@
 """Audit: logged verdicts by time, status, paper and backend; flagged citations with a
 drill-down. Curators see everyone's citations, members their own."""
 
-from typing import Any
-
 import streamlit as st
 
 from research_assistant.web import render, ui, views
@@ -14,8 +12,7 @@ def status_chart(rows: list, index_name: str, horizontal: bool = True) -> None:
         st.caption("Nothing logged yet.")
         return
     table, colours = views.status_chart_data(rows, index_name)
-    palette: list[Any] = list(colours)  # hex strings; the widget types its list invariantly
-    st.bar_chart(table, color=palette, horizontal=horizontal, stack=True)
+    st.bar_chart(table, color=colours, horizontal=horizontal, stack=True)
 
 
 lib = ui.start_page("Audit", "📊")

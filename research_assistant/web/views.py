@@ -172,10 +172,11 @@ def status_table(rows: Sequence[tuple[Any, str, int]], index_name: str) -> pd.Da
 
 def status_chart_data(
     rows: Sequence[tuple[Any, str, int]], index_name: str
-) -> tuple[pd.DataFrame, list[str]]:
-    """``status_table`` with verdict labels as columns, and each column's colour."""
+) -> tuple[pd.DataFrame, list[Any]]:
+    """``status_table`` with verdict labels as columns, and each column's colour (hex strings,
+    typed as the chart widget's invariant colour list takes them)."""
     table = status_table(rows, index_name)
-    colours = [STATUS_COLOURS[s][0] for s in table.columns]
+    colours: list[Any] = [STATUS_COLOURS[s][0] for s in table.columns]
     table.columns = pd.Index([status_label(s) for s in table.columns])
     return table, colours
 
