@@ -31,7 +31,7 @@ from research_assistant.number_words import (
 )
 from research_assistant.units import UNITS, offset_of, unit_of
 
-__all__ = ["Quantity", "quantities"]
+__all__ = ["NUMBER_WORDS", "Quantity", "quantities"]
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ _MAY_HOLD = re.compile(r"[\d⁰¹²³⁴⁵⁶⁷⁸⁹]")
 _LETTERS = re.compile(r"[a-z]+")
 # Every word that _normalise reads as a number (WORD_VALUES and _NUMBER_WORD): a text with
 # none of them and no digit holds no quantity.
-_NUMBER_WORDS = frozenset(
+NUMBER_WORDS = frozenset(
     {w for phrase in WORD_VALUES for w in phrase.split() if w != "a"}
     | set(re.findall(r"[a-z]{3,}", _NUMBER_WORD.pattern))
     | set(DENOMINATORS)
@@ -146,7 +146,7 @@ _DECIMAL_COMMA = re.compile(
     r"(?<![\d,.])(\d+),(\d{1,2})(?![\d,])(?=\s?(?:[×x*·]\s?10|%|(?:Millionen|Milliarden|Mio|Mrd)\b))"
 )
 # "forty-five-minute": a number word joined to its unit, which alpha2digit does not read.
-_ONE_WORD = "(?:" + "|".join(sorted(_NUMBER_WORDS)) + ")"
+_ONE_WORD = "(?:" + "|".join(sorted(NUMBER_WORDS)) + ")"
 _WORD_UNIT = re.compile(
     rf"\b({_ONE_WORD}(?:-{_ONE_WORD})?)-(?=(?:" + "|".join(_UNIT_NAMES) + r")\b)", re.I
 )
@@ -232,7 +232,7 @@ def quantities(text: str, *, small_words: bool = False) -> tuple[Quantity, ...]:
     states no value) unless ``small_words``: evidence reads them all, so that a claim's "10
     participants" finds the paper's "ten participants"."""
     if not _MAY_HOLD.search(text) and (
-        not _NUMBER_WORDS & set(_LETTERS.findall(lower := text.lower()))
+        not NUMBER_WORDS & set(_LETTERS.findall(lower := text.lower()))
         and not GERMAN_NUMBER.search(text)
         and "fold" not in lower
     ):

@@ -31,7 +31,7 @@ from research_assistant.check.citation_parts import (
 )
 from research_assistant.results import Mention
 
-__all__ = ["LOOKBACK", "Work", "group_before", "narrative"]
+__all__ = ["COLLEAGUES", "LOOKBACK", "Work", "group_before", "narrative"]
 
 LOOKBACK = 120  # characters before "(2020)" searched for the names
 MAX_WORDS = 12
@@ -106,7 +106,8 @@ _ABBREV_TOKEN = re.compile(r"\[[A-Z][A-Za-z&.\-]{0,14}\]")
 _PERSONAL = re.compile(r"personal communication\b", re.I)
 _NEXT = re.compile(r"[\s,]*([^\W\d_]+)" + r"(?:\s+([^\W\d_]+))?" * 3)  # four words at most
 _ET_AL = ("al.", "al", "al.'s", "al.’s", "al's", "al’s")
-_COLLEAGUES = ("colleagues", "coworkers", "co-workers", "collaborators")
+# "Gal and colleagues (2009)": et al. in words
+COLLEAGUES = ("colleagues", "coworkers", "co-workers", "collaborators")
 
 ParseTail = Callable[[str], list[Work]]
 
@@ -130,7 +131,7 @@ def narrative(
         i -= 1
     et_al = i >= 1 and words[i].lower() in _ET_AL and words[i - 1].lower() in ("et", "et.")
     # "Gal and colleagues (2009)": et al. in words
-    et_al = et_al or (i >= 2 and words[i].lower() in _COLLEAGUES and words[i - 1] == "and")
+    et_al = et_al or (i >= 2 and words[i].lower() in COLLEAGUES and words[i - 1] == "and")
     if i < 0 or (et_al and i < 2):
         return [], False
     last = i - 2 if et_al else i

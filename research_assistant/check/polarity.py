@@ -34,6 +34,7 @@ from research_assistant.check.negation import (
     negation_word,
 )
 from research_assistant.check.reversal import COMPARATIVES, reversed_sides
+from research_assistant.quantities import NUMBER_WORDS
 from research_assistant.terms import stem
 from research_assistant.text import STOPWORDS
 
@@ -120,13 +121,12 @@ def _flips_of(words: list[str], stems: list[str], before: list[int]) -> tuple[_F
 
 
 _BOUND_WORDS = frozenset({"more", "less", "fewer"})
-_NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten twenty hundred".split())
 
 
 def _number(words: list[str], i: int) -> bool:
     """Whether ``words[i]`` begins a number ("1000", "one thousand", "a dozen")."""
     w = words[i] if i < len(words) else ""
-    return w[:1].isdigit() or w in _NUMBER_WORDS or (w == "a" and words[i + 1 : i + 2] == ["dozen"])
+    return w[:1].isdigit() or w in NUMBER_WORDS or (w == "a" and words[i + 1 : i + 2] == ["dozen"])
 
 
 class Reading:

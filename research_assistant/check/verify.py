@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection, Sequence
 
 from research_assistant.agreement import agrees_any
 from research_assistant.check.claims import claim_text
+from research_assistant.check.narrative import COLLEAGUES
 from research_assistant.check.polarity import conflict_of
 from research_assistant.check.resolve import Resolver, label_of
 from research_assistant.check.sibling import SET_ASIDE
@@ -67,7 +68,9 @@ _PARTS = re.compile(
     r"|(?<!hundred)(?<!thousand)(?<!million)\s+and\s+(?=\w+\s+\w+\s+\w+)"
 )
 _MIN_PART_WORDS = 4
-_COLLEAGUES = re.compile(r"\s+and\s+(?:colleagues|co-?workers|co-?authors|collaborators)\b", re.I)
+# "Chang and colleagues", "Palacio and co-authors": one name, never two parts of a claim
+_AND_OTHERS = "|".join(map(re.escape, (*COLLEAGUES, "coauthors", "co-authors")))
+_COLLEAGUES = re.compile(rf"\s+and\s+(?:{_AND_OTHERS})\b", re.I)
 _RESPLIT_BELOW = 0.6  # whole-claim score under which each part of a claim is checked alone
 # (a claim about to be verified is checked part by part whatever its score: a strong match of
 # its first clause hid an invented second one, tests/data/verification_dev3.jsonl)
