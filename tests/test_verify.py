@@ -21,6 +21,7 @@ from research_assistant.results import (
     UNKNOWN_SOURCE,
     UNSUPPORTED,
     VERIFIED,
+    Citation,
     Mention,
 )
 
@@ -169,6 +170,13 @@ def test_name_threshold_separates_the_labelled_pairs(
 
 def chunk(key: str, page: int, text: str, i: int = 0) -> Chunk:
     return Chunk(f"{key}:{page}:{i}", key, page, 0, len(text), text)
+
+
+def check_jones(claim: str, *pages: tuple[int, str]) -> Citation:
+    """``claim`` cited as [Jones, 2010] and checked against that paper's (page, text) chunks."""
+    key = "jonesSolo2010"
+    chunks = {key: [chunk(key, page, text, i) for i, (page, text) in enumerate(pages)]}
+    return check_claim(mention("Jones", "2010"), claim, Resolver(PAPERS), chunks.get)
 
 
 HEIGHT = chunk(
@@ -331,17 +339,14 @@ def test_labelled_verification_set(claims_library: Library) -> None:
 
 
 def test_a_strongly_supported_first_part_does_not_carry_an_invented_second() -> None:
-    resolver = Resolver(PAPERS)
     text = (
         "The master runs an internal HTTP server and exports a set of status pages for human "
         "consumption. The status pages show the progress of the computation."
     )
-    chunks = {"jonesSolo2010": [chunk("jonesSolo2010", 7, text)]}
-    m = mention("Jones", "2010")
     first = "The master runs an internal HTTP server that exports status pages"
-    assert check_claim(m, first, resolver, chunks.get).status == VERIFIED
+    assert check_jones(first, (7, text)).status == VERIFIED
     both = f"{first}, and users can edit the input files through these pages"
-    c = check_claim(m, both, resolver, chunks.get)
+    c = check_jones(both, (7, text))
     assert c.status in ("partial", UNSUPPORTED) and c.status != VERIFIED
 
 
@@ -349,7 +354,6 @@ def test_a_part_contradicted_only_out_of_its_clause_does_not_sink_the_claim() ->
     """Splitting "we show how to compute X and apply it to such functions" leaves a first part
     that "we do not know how to compute X of cluster centers" seems to deny; the claim is the
     paper's sentence word for word, so no part of it is denied."""
-    resolver = Resolver(PAPERS)
     stated = (
         "We show how to compute or approximate the smooth sensitivity and apply our framework "
         "for a variety of such functions."
@@ -358,11 +362,7 @@ def test_a_part_contradicted_only_out_of_its_clause_does_not_sink_the_claim() ->
         "In general, we do not know how to compute or approximate smooth sensitivity of cluster "
         "centers."
     )
-    chunks = {
-        "jonesSolo2010": [chunk("jonesSolo2010", 2, stated), chunk("jonesSolo2010", 9, other, 1)]
-    }
-    m = mention("Jones", "2010")
-    assert check_claim(m, stated.rstrip("."), resolver, chunks.get).status == VERIFIED
+    assert check_jones(stated.rstrip("."), (2, stated), (9, other)).status == VERIFIED
 
 
 def test_a_given_name_written_out_still_finds_the_author() -> None:
@@ -400,61 +400,49 @@ def test_a_part_denied_only_where_the_claim_denies_it_too_says_nothing() -> None
     """'X allows one to release the cost of clustering, but not the cluster centers' split
     leaves 'X allows one to release the cost of clustering', which the passage's 'but not
     cluster centers' seems to deny; the whole claim denies the same, so no part is denied."""
-    resolver = Resolver(PAPERS)
     text = (
         "The global sensitivity framework allows one to release the cost of clustering, but not "
         "cluster centers. Smooth sensitivity allows both."
     )
-    chunks = {"jonesSolo2010": [chunk("jonesSolo2010", 2, text)]}
-    m = mention("Jones", "2010")
     claim = (
         "The global sensitivity framework allows one to release the cost of clustering, but not "
         "the cluster centers"
     )
-    assert check_claim(m, claim, resolver, chunks.get).status == VERIFIED
+    assert check_jones(claim, (2, text)).status == VERIFIED
     flipped = claim.replace("but not the cluster centers", "and the cluster centers as well")
-    assert check_claim(m, flipped, resolver, chunks.get).status != VERIFIED
+    assert check_jones(flipped, (2, text)).status != VERIFIED
 
 
 def test_a_year_in_a_name_is_no_number_to_find() -> None:
     """'the German AVE 2008 run' names an event: a passage on that run need not state 2008
     (the explanation was 'the paper says 1, not 2008'), where the paper writes 'AVE 2008'."""
-    resolver = Resolver(PAPERS)
-    chunks = {
-        "jonesSolo2010": [
-            chunk("jonesSolo2010", 1, "This paper describes our participation in AVE 2008."),
-            chunk(
-                "jonesSolo2010",
-                4,
-                "In all, we submitted one run for English and one for German. The German run "
-                "reached an f-measure of 0.61.",
-                1,
-            ),
-        ]
-    }
-    m = mention("Jones", "2010")
+    pages = (
+        (1, "This paper describes our participation in AVE 2008."),
+        (
+            4,
+            "In all, we submitted one run for English and one for German. The German run "
+            "reached an f-measure of 0.61.",
+        ),
+    )
     claim = "In AVE 2008, the German run we submitted reached an f-measure of 0.61"
-    c = check_claim(m, claim, resolver, chunks.get)
+    c = check_jones(claim, *pages)
     assert c.status != UNSUPPORTED and "2008" not in c.reason, c.reason
     changed = claim.replace("0.61", "0.71")
-    assert check_claim(m, changed, resolver, chunks.get).status == UNSUPPORTED
+    assert check_jones(changed, *pages).status == UNSUPPORTED
 
 
 def test_a_denial_the_window_states_in_its_other_sentence() -> None:
     """The claim denies what the window's number sentence denies ('were not augmented
     (88.6%)'), while the sentence before it, sharing most words with the claim, says nothing
     either way: no contradiction."""
-    resolver = Resolver(PAPERS)
     text = (
         "During deployment, CiteSee processed and augmented inline citations in the papers "
         "participants had opened. On average, each paper contained 41.0 inline citations. As "
         "expected, the majority of inline citations were not augmented (88.6%)."
     )
-    chunks = {"jonesSolo2010": [chunk("jonesSolo2010", 11, text)]}
-    m = mention("Jones", "2010")
     claim = (
         "On average a fraction of 0.886 of the inline citations in opened papers received no "
         "augmentation from CiteSee"
     )
-    c = check_claim(m, claim, resolver, chunks.get)
+    c = check_jones(claim, (11, text))
     assert c.conflict != "negation", c.reason
