@@ -112,7 +112,8 @@ def agrees_any(claim: Quantity, evidence: Sequence[Quantity]) -> bool:
 
 
 def counterpart(claim: Quantity, evidence: tuple[Quantity, ...]) -> Quantity | None:
-    """The evidence number that stands where the claim's number stands: same unit, most shared
+    """The evidence number that stands where the claim's number stands: the same unit written
+    out ("634 secs" for "734 seconds", not the "August 2004" beside it), most shared
     neighbouring words, then the nearest value."""
     same = [e for e in evidence if not claim.unit or not e.unit or e.unit == claim.unit]
     if not same:
@@ -120,6 +121,7 @@ def counterpart(claim: Quantity, evidence: tuple[Quantity, ...]) -> Quantity | N
     return max(
         same,
         key=lambda e: (
+            bool(claim.unit) and e.unit == claim.unit,
             len(claim.role & e.role),
             e.unit == claim.unit,
             -abs(math.log10(abs(e.value) + 1e-12) - math.log10(abs(claim.value) + 1e-12)),

@@ -29,6 +29,7 @@ PURE_MODULES = (
     "answer.refusal",
     "answer.extractive",
     "ingest.layout",
+    "tables",
     "text",
     "models",
     "results",

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import random
 
-from research_assistant.check.nearest import chunk_overlap, nearest_chunks, nearest_in_papers
-from research_assistant.check.passages import DIGITS, paper_of, value_forms
+from research_assistant.check.nearest import (
+    chunk_overlap,
+    nearest_chunks,
+    nearest_in_papers,
+    value_forms,
+)
+from research_assistant.check.passages import DIGITS, paper_of
 from research_assistant.check.scored import Context
 from research_assistant.check.support import best_support
 from research_assistant.check.verify import SUPPORT_THRESHOLD

@@ -21,15 +21,14 @@ from research_assistant import Library
 from research_assistant.agreement import agree, agrees_any
 from research_assistant.check.lexicon import opposites_of
 from research_assistant.check.names import long_form, names_in
+from research_assistant.check.nearest import forms_share, value_forms
 from research_assistant.check.passages import (
     Paper,
     Prepared,
     expand_acronyms,
-    forms_share,
     mentioned,
     paper_of,
     sentences_of,
-    value_forms,
 )
 from research_assistant.check.polarity import conflict_of
 from research_assistant.models import Chunk

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from research_assistant.answer.base import SourcePassage
 from research_assistant.answer.sentences import clean_sentences, piece_spans
+from research_assistant.tables import row_text, tables
 from research_assistant.terms import terms
 from research_assistant.text import fold
 
@@ -23,6 +24,7 @@ SENTENCE_CACHE = 20_000  # passages whose cleaned sentences are kept (about 10 M
 # "C. Character tf-idf Features and MLP Classifier ..."). Development (the three sets): one
 # more hint stated (dev2-30), none lost; counting "This is ..." too lost dev2-01.
 ANTECEDENT_SPAN = 6
+TABLE_ROWS = 100_000  # a table row's place among a passage's sentences: after every sentence
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,16 @@ def _sentences_of(
     answer's cost, and the same chunks come back question after question."""
     spans: list[tuple[int, int]] = []
     out = []
+    # the rows of a table whose caption or column heads say what its numbers are: after the
+    # prose, with their own places (no prose sentence is their neighbour). A row says what its
+    # label and heads name; its caption, like the words before a "This model ...", counts only
+    # where the question asks for a value ("Table 2: Ablation study on ACE2005 ..." does not
+    # make every row an answer to a question on ACE2005).
+    if "\n" in text:
+        rows = {row_text(r): r for t in tables(text) if t.named for r in t.rows}
+        for n, (s, r) in enumerate(rows.items()):
+            said = terms(" ".join((r.text, *r.heads)))
+            out.append((TABLE_ROWS + n, s, fold(s), said, terms(r.caption) - said))
     for k, s in clean_sentences(text):
         before: frozenset[str] = frozenset()
         if k > 0 and _POINTS_BACK.match(s):

@@ -11,20 +11,53 @@ from collections.abc import Sequence
 from research_assistant.check.passages import (
     DIGITS,
     Aliases,
-    Forms,
     Paper,
-    forms_share,
     paper_of,
     share,
 )
 from research_assistant.check.scored import Context
 from research_assistant.models import Chunk
+from research_assistant.quantities import Quantity
 from research_assistant.terms import term_list
 from research_assistant.text import LINE_HYPHEN
 
-__all__ = ["NUMBER_PICK", "chunk_overlap", "nearest_chunks", "nearest_in_papers"]
+__all__ = [
+    "NUMBER_PICK",
+    "Forms",
+    "chunk_overlap",
+    "forms_share",
+    "nearest_chunks",
+    "nearest_in_papers",
+    "value_forms",
+]
 
 NUMBER_PICK = 0.5  # how much a window holding the claim's numbers as written counts in the pick
+
+
+Forms = tuple[tuple[str, ...], ...]  # per number, the ways a paper may write it (value_forms)
+
+
+def value_forms(numbers: Sequence[Quantity]) -> Forms:
+    """How a paper may write each of the claim's numbers in digits ("5000", "5,000", "5 000";
+    "80.7" for a share written 0.807): picks the chunks of a claim whose numbers are in words."""
+    out: list[tuple[str, ...]] = []
+    for q in numbers:
+        v = q.value
+        if -100 < v < 100 and v.is_integer():
+            continue  # "3" is in most chunks: only a longer number picks one
+        if v.is_integer() and abs(v) < 1e9:
+            n = int(v)
+            out.append((str(n), f"{n:,}", f"{n:,}".replace(",", " ")))
+        elif 0 < v < 1:
+            out.append((f"{v:g}", f"{v * 100:g}"))
+        else:
+            out.append((f"{v:g}",))
+    return tuple(out)
+
+
+def forms_share(forms: Forms, text: str) -> float:
+    """The share of the numbers (``value_forms``) that ``text`` writes in one of their forms."""
+    return sum(any(f in text for f in fs) for fs in forms) / len(forms) if forms else 0.0
 
 
 def chunk_overlap(

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from research_assistant.agreement import agree, agrees_any, counterpart
 from research_assistant.check.names import long_form, names_in, spelt_out
 from research_assistant.check.polarity import Reading
-from research_assistant.check.sentences import sentence_spans
+from research_assistant.check.sentences import Rows, split
 from research_assistant.models import Chunk
 from research_assistant.quantities import Quantity, quantities
 from research_assistant.terms import term_list, terms
@@ -22,7 +22,6 @@ from research_assistant.text import LINE_HYPHEN, fold
 __all__ = [
     "CACHE",
     "DIGITS",
-    "Forms",
     "Paper",
     "Prepared",
     "Sentence",
@@ -31,7 +30,6 @@ __all__ = [
     "clear_cache",
     "expand_acronyms",
     "folded_text",
-    "forms_share",
     "held_terms",
     "idf_from_counts",
     "idf_table",
@@ -45,7 +43,6 @@ __all__ = [
     "share",
     "stated",
     "stated_elsewhere",
-    "value_forms",
 ]
 
 DIGITS = re.compile(r"\d+(?:[.,]\d+)*")  # a number as written: "1,800", "0.5"
@@ -83,13 +80,15 @@ class Sentence:
 
 
 class Prepared:
-    __slots__ = ("folded", "sentences", "terms", "text")
+    __slots__ = ("folded", "sentences", "tables", "terms", "text")
 
     def __init__(self, text: str, known: frozenset[str] | None = None) -> None:
         self.text = text
         self.terms = terms(text) if known is None else known
         self.folded: str | None = None
         self.sentences: list[Sentence] | None = None
+        # a table row's sentence index -> those of its caption and column heads, its label
+        self.tables: Rows = {}
 
 
 CACHE: dict[str, Prepared] = {}
@@ -181,34 +180,12 @@ def prepare(chunks: Iterable[Chunk]) -> None:
 
 def sentences_of(p: Prepared) -> list[Sentence]:
     if p.sentences is None:
-        p.sentences = [Sentence(p.text, s, e) for s, e in sentence_spans(p.text)]
+        spans, p.tables = split(p.text)
+        sentences = [Sentence(p.text, s, e) for s, e in spans]
+        for j, row in p.tables.items():  # a row's numbers are its cells
+            sentences[j]._quantities = quantities(row.reading, small_words=True)
+        p.sentences = sentences
     return p.sentences
-
-
-Forms = tuple[tuple[str, ...], ...]  # per number, the ways a paper may write it (value_forms)
-
-
-def value_forms(numbers: Sequence[Quantity]) -> Forms:
-    """How a paper may write each of the claim's numbers in digits ("5000", "5,000", "5 000";
-    "80.7" for a share written 0.807): picks the chunks of a claim whose numbers are in words."""
-    out: list[tuple[str, ...]] = []
-    for q in numbers:
-        v = q.value
-        if -100 < v < 100 and v.is_integer():
-            continue  # "3" is in most chunks: only a longer number picks one
-        if v.is_integer() and abs(v) < 1e9:
-            n = int(v)
-            out.append((str(n), f"{n:,}", f"{n:,}".replace(",", " ")))
-        elif 0 < v < 1:
-            out.append((f"{v:g}", f"{v * 100:g}"))
-        else:
-            out.append((f"{v:g}",))
-    return tuple(out)
-
-
-def forms_share(forms: Forms, text: str) -> float:
-    """The share of the numbers (``value_forms``) that ``text`` writes in one of their forms."""
-    return sum(any(f in text for f in fs) for fs in forms) / len(forms) if forms else 0.0
 
 
 def stated_elsewhere(q: Quantity, others: Sequence[Prepared]) -> bool:

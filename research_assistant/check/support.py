@@ -26,7 +26,7 @@ from rapidfuzz import fuzz
 from research_assistant.agreement import agrees_any, counterpart
 from research_assistant.check.binding import settle
 from research_assistant.check.names import named_years, names_in
-from research_assistant.check.nearest import NUMBER_PICK, chunk_overlap
+from research_assistant.check.nearest import NUMBER_PICK, chunk_overlap, value_forms
 from research_assistant.check.passages import (
     DIGITS,
     Paper,
@@ -50,7 +50,6 @@ from research_assistant.check.passages import (
     significant,
     stated,
     stated_elsewhere,
-    value_forms,
 )
 from research_assistant.check.polarity import (
     Reading,
@@ -60,6 +59,7 @@ from research_assistant.check.polarity import (
     unstated,
 )
 from research_assistant.check.scored import Context, Support
+from research_assistant.check.sentences import named_cells, unnamed_rows
 from research_assistant.check.sibling import swap_in_span
 from research_assistant.models import Chunk
 from research_assistant.quantities import Quantity, quantities
@@ -97,6 +97,8 @@ class _Window(NamedTuple):  # a tuple, not a frozen dataclass: dozens are made p
     pool: Sequence[Sentence] = ()  # the chunk's sentences; those around it, for numbers only,
     near: tuple[int, int, int, int] = (0, 0, 0, 0)  # are pool[a:b] and pool[c:d]
     lead_in: int = 0  # leading sentences that name the subject only: numbers are not read there
+    row: Sentence | None = None  # a table row whose columns the claim names: ...
+    cells: tuple[Quantity, ...] = ()  # ... its numbers are those columns' cells only
 
 
 def best_support(
@@ -150,22 +152,41 @@ def best_support(
             hits = [share(digits, x.text) for x in sents]
         else:
             hits = [stated(claim_numbers, digits, x) for x in sents]
+        rows = prepped[-i].tables
+        tabled = {x for j, row in rows.items() for x in (j, *row.named)} if rows else set()
+        for j in unnamed_rows(rows, want):  # a row states nothing of a claim that does not
+            found[j], hits[j] = frozenset(), 0.0  # name it: "Intermediate data produced 758 TB"
         for j, sent in enumerate(sents):
             if not found[j] and not hits[j]:  # nothing of the claim: no window starts here
                 continue  # (one with the next sentence scores as that sentence alone)
             cover = math.fsum(map(weight.__getitem__, found[j])) / total
             pick = cover + NUMBER_PICK * hits[j]
             near = (max(0, j - _NEAR), j, j + 1, j + 1 + _NEAR)
-            single = _Window(cover, chunks[-i], (sent,), sents, near)
+            columns = named_cells(rows[j], want) if j in rows else None
+            only = (sent, quantities(columns, small_words=True)) if columns else (None, ())
+            single = _Window(cover, chunks[-i], (sent,), sents, near, 0, *only)
             windows.append((pick, sent.start - sent.end, single))
-            if j + 1 < len(sents) and (found[j + 1] - found[j] or hits[j + 1]):
+            # a table's row pairs with its own caption and heads (below), not with its neighbour
+            paired = not (rows and (j in tabled or j + 1 in tabled))
+            if paired and j + 1 < len(sents) and (found[j + 1] - found[j] or hits[j + 1]):
                 both = math.fsum(map(weight.__getitem__, found[j] | found[j + 1])) / total
                 pick = both + NUMBER_PICK * max(hits[j], hits[j + 1])
                 near = (max(0, j - _NEAR), j, j + 2, j + 2 + _NEAR)
                 pair = _Window(both, chunks[-i], (sent, sents[j + 1]), sents, near)
                 windows.append((pick, sent.start - sents[j + 1].end, pair))
-            if hits[j] == 1.0 and j >= _LEAD_IN:  # "This network has 1 256 683 parameters.":
-                # the sentences before it say what "this network" is
+            if j in rows and rows[j].named:  # a table row: its caption and heads say what it is
+                parts = sorted((j, *rows[j].named))
+                got = set().union(*(found[x] for x in parts))
+                whole = math.fsum(map(weight.__getitem__, got)) / total
+                pick = whole + NUMBER_PICK * min(1.0, math.fsum(hits[x] for x in parts))
+                near = (max(0, j - _NEAR), j, j + 1, j + 1 + _NEAR)
+                row = _Window(
+                    whole, chunks[-i], tuple(sents[x] for x in parts), sents, near, 0, *only
+                )
+                windows.append((pick, sents[parts[0]].start - sents[parts[-1]].end, row))
+            if hits[j] == 1.0 and j >= _LEAD_IN and j not in rows:
+                # "This network has 1 256 683 parameters.": the sentences before it say what
+                # "this network" is (a table row has its caption and heads for that, above)
                 back = min(lead_in, j)
                 lead = sents[j - back : j + 1]
                 terms_of = set().union(*found[j - back : j + 1])
@@ -315,7 +336,9 @@ def _score(
         )
         fuzz_part = max(0.0, ratio - 50) / 50
     score = W_COVER * w.cover + W_FUZZ * fuzz_part + W_SEMANTIC * semantic
-    evidence = tuple(q for x in w.sentences[w.lead_in :] for q in x.quantities)
+    evidence = tuple(
+        q for x in w.sentences[w.lead_in :] for q in (w.cells if x is w.row else x.quantities)
+    )
     missing = tuple(q for q in claim_numbers if not agrees_any(q, evidence))
     if missing and not w.lead_in:  # a number may sit in a neighbouring sentence of the same
         # passage, unless the window states another number in its place ("4 hidden layers" for
