@@ -35,8 +35,8 @@ _VALUE = re.compile(
     r"[<>≤≥~±+\-−]?\s?\d(?:[\d.,]*\d)?(?:[eE][+\-−]?\d+)?\s?(?:%|x|×)?(?:\s?[^\W\d]{1,8}\.?){0,2}"
     r"|[—–-]+|N/?A|n/?a"
 )
-_CAPTION = re.compile(r"(?:Table|TABLE|Tab\.)\s*[\dIVX]+\s*[.:]")
-_LABEL_STOP = re.compile(r"^((?:Table|TABLE|Tab\.)\s*[\dIVX]+)\s*[.:]")
+# A caption's label, "Table 2." or "Table IV:" (always matched at a line's start)
+_CAPTION = re.compile(r"((?:Table|TABLE|Tab\.)\s*[\dIVX]+)\s*[.:]")
 _FIGURE = re.compile(r"(?:Figure|FIGURE|Fig\.)\s*[\dIVX]+")
 _SECTION = re.compile(r"\d+(?:\.\d+)*\.\s+[A-Z]")
 _SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z])")
@@ -83,7 +83,9 @@ def row_text(row: TableRow) -> str:
     Ablation study on ACE2005 test set, columns P, R, F1 - -BiLSTM 69.8 70.9 70.3". The
     caption's label ends in a colon and the caption in no full stop, so the whole stays one
     sentence for the checker."""
-    lead = _LABEL_STOP.sub(r"\1:", row.caption, count=1).rstrip(" .")
+    label = _CAPTION.match(row.caption)
+    lead = f"{label.group(1)}:{row.caption[label.end() :]}" if label else row.caption
+    lead = lead.rstrip(" .")
     if row.heads:
         columns = "columns " + ", ".join(row.heads)
         lead = f"{lead}, {columns}" if lead else f"C{columns[1:]}"
@@ -118,7 +120,8 @@ def _is_label(line: str) -> bool:
 
 
 def _contents(table: Table) -> bool:
-    """A table of contents (no table of values): most labels open with a section number ("2. The Buchert scheme")."""
+    """A table of contents, no table of values: most labels open with a section number ("2. The
+    Buchert scheme")."""
     return sum(bool(_SECTION.match(r.label)) for r in table.rows) * 2 > len(table.rows)
 
 
