@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from research_assistant import Library, check_text
 from research_assistant.check.lexicon import opposites_of
 from research_assistant.check.passages import Prepared, sentences_of
 from research_assistant.check.polarity import Reading
-from research_assistant.check.sibling import set_aside, swap_in_span, swapped
+from research_assistant.check.sibling import coordinated, set_aside, swap_in_span, swapped
 from research_assistant.terms import stem
 from research_assistant.text import fold
 
@@ -98,3 +99,58 @@ def test_one_word_written_two_ways_is_no_swap() -> None:
     claim = _read("Images and expressions share a common vector- based semantic space")
     beside = [(_read("Given a vector representing an image, phrases are generated."), False)]
     assert swapped(claim, sentence, beside) is None
+
+
+def test_coordinated_words_are_siblings_both_ways() -> None:
+    pairs = coordinated(
+        [
+            _read("Any map task or reduce task in progress on a failed worker is reset."),
+            _read("We co-train both the policy and value models."),
+        ]
+    )
+    assert {("map", "reduc"), ("reduc", "map"), ("polici", "valu")} <= pairs
+    assert ("task", "progress") not in pairs  # no "and" or "or" between them
+
+
+COMPLETED = (
+    "Completed map tasks are re-executed on a failure because their output is stored on the "
+    "local disk(s) of the failed machine and is therefore inaccessible."
+)
+
+
+def test_a_sibling_the_passage_names_is_read_at_a_lower_copy_share() -> None:
+    # 6 of the claim's 10 content words in order: too little for a neighbour's word, enough
+    # for one the passage sets beside the sentence's ("map or reduce")
+    claim = _read(
+        "Completed reduce tasks have to be re-executed when their machine fails, because "
+        "their output sits on its local disk"
+    )
+    siblings = coordinated([_read("Any map task or reduce task in progress is reset.")])
+    assert swapped(claim, _read(COMPLETED), [], siblings) == ("reduce", "map")
+    assert swapped(claim, _read(COMPLETED), []) is None
+
+
+def test_a_sibling_before_the_first_copied_word() -> None:
+    claim = _read("Any reduce tasks completed by the worker are reset back to their initial state")
+    sentence = _read("Any map tasks completed by the worker are reset back to their initial state.")
+    siblings = coordinated([_read("the map and reduce functions")])
+    assert swapped(claim, sentence, [], siblings) == ("reduce", "map")
+
+
+def test_a_writers_synonym_the_passage_does_not_coordinate_is_no_swap() -> None:
+    claim = _read(
+        "Finished map jobs are re-executed on a failure because their output is stored on the "
+        "local disk of the failed machine"
+    )
+    siblings = coordinated([_read("Any map task or reduce task in progress is reset.")])
+    assert swapped(claim, _read(COMPLETED), [], siblings) is None
+
+
+def test_a_sibling_swap_is_never_verified_on_the_corpus(claims_library: Library) -> None:
+    claim = (
+        "When a worker fails, the reduce tasks it had completed return to the idle state and "
+        "can be scheduled on other workers [Dean and Ghemawat, 2004]."
+    )
+    (c,) = check_text(claims_library, claim).citations
+    assert c.status == "uncertain"
+    assert "“map” where this says “reduce”" in c.reason

@@ -14,6 +14,7 @@ from research_assistant.agreement import agree, agrees_any, counterpart
 from research_assistant.check.names import long_form, names_in, spelt_out
 from research_assistant.check.polarity import Reading
 from research_assistant.check.sentences import Rows, split
+from research_assistant.check.sibling import coordinated
 from research_assistant.models import Chunk
 from research_assistant.quantities import Quantity, quantities
 from research_assistant.terms import term_list, terms
@@ -41,6 +42,7 @@ __all__ = [
     "replaced",
     "sentences_of",
     "share",
+    "siblings_of",
     "stated",
     "stated_elsewhere",
 ]
@@ -133,7 +135,7 @@ class Paper:
     terms (``Postings``): which chunks share most with a claim is a walk over the claim's
     terms' postings, not a set intersection per chunk."""
 
-    __slots__ = ("acronyms", "chunks", "definitions", "postings", "prepped")
+    __slots__ = ("acronyms", "chunks", "definitions", "postings", "prepped", "siblings")
 
     def __init__(self, chunks: Sequence[Chunk]) -> None:
         self.chunks = tuple(chunks)
@@ -141,6 +143,7 @@ class Paper:
         self.acronyms: dict[str, frozenset[str]] = {}  # spelt-out terms by acronym, as read
         self.definitions: dict[str, frozenset[str]] | None = None  # the paper's own acronyms
         self.postings = Postings(self.prepped)
+        self.siblings: frozenset[tuple[str, str]] | None = None  # words it sets side by side
 
 
 PAPERS: dict[str, Paper] = {}  # by the first chunk's id
@@ -186,6 +189,13 @@ def sentences_of(p: Prepared) -> list[Sentence]:
             sentences[j]._quantities = quantities(row.reading, small_words=True)
         p.sentences = sentences
     return p.sentences
+
+
+def siblings_of(paper: Paper) -> frozenset[tuple[str, str]]:
+    """The word pairs the paper sets side by side anywhere ("map and reduce"), read once."""
+    if paper.siblings is None:
+        paper.siblings = coordinated(s.reading for p in paper.prepped for s in sentences_of(p))
+    return paper.siblings
 
 
 def stated_elsewhere(q: Quantity, others: Sequence[Prepared]) -> bool:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import pairwise
 from typing import Protocol
 
@@ -31,9 +31,10 @@ from research_assistant.check.polarity import Reading
 from research_assistant.terms import stem
 from research_assistant.text import STOPWORDS
 
-__all__ = ["SET_ASIDE", "set_aside", "swap_in_span", "swapped"]
+__all__ = ["SET_ASIDE", "coordinated", "set_aside", "swap_in_span", "swapped"]
 
 _COPIED = 0.7  # share of the claim's content words the sentence holds in the same order
+_COPIED_SIBLING = 0.5  # ... where the claim's word is one the passage sets beside the sentence's
 _GAP = 2  # at most this many words on either side of a swap
 _MIN_STEM = 3  # shorter stems ("an" of "ANs") are too ambiguous to tell a sibling by
 # "an active one" (a pro-form), "eighty-one" (a number, read by the number check): no sibling
@@ -83,6 +84,11 @@ def _aligned(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int]]:
     return out
 
 
+def _base(stem_: str) -> str:
+    """A stem with its name mark dropped ("reduce_" of "the reduce tasks" is "reduc")."""
+    return stem(stem_[:-1]) if stem_.endswith("_") else stem_
+
+
 def _kin(ours: Sequence[tuple[str, str]], theirs: Sequence[tuple[str, str]]) -> bool:
     """Whether a word of one side holds a word of the other: one word written two ways
     ("vector- based" and "vectorbased", a compound and its head), not two words."""
@@ -94,24 +100,75 @@ def _plain(stem: str) -> bool:
     return len(stem) >= _MIN_STEM and not stem[0].isdigit() and stem not in _NOT_NAMES
 
 
+_COORDINATING = frozenset("and or nor versus vs".split())
+
+
+def coordinated(readings: Iterable[Reading]) -> frozenset[tuple[str, str]]:
+    """The stem pairs the text sets side by side as siblings, both ways round: "map and
+    reduce", "the policy and value models", "any map task or reduce task"."""
+    out: set[tuple[str, str]] = set()
+    for r in readings:
+        w, s = r.words, r.stems
+        for i in range(1, len(w) - 1):
+            if w[i] not in _COORDINATING:
+                continue
+            sides = [(i - 1, i + 1)]
+            if i >= 2 and i + 2 < len(w) and s[i - 1] == s[i + 2]:  # "map task or reduce task"
+                sides.append((i - 2, i + 1))
+            for a, b in sides:
+                x, y = _base(s[a]), _base(s[b])
+                if x != y and _plain(x) and _plain(y) and STOPWORDS.isdisjoint((w[a], w[b])):
+                    out.update(((x, y), (y, x)))
+    return frozenset(out)
+
+
 def swapped(
-    claim: Reading, closest: Reading, beside: Sequence[tuple[Reading, bool]]
+    claim: Reading,
+    closest: Reading,
+    beside: Sequence[tuple[Reading, bool]],
+    siblings: frozenset[tuple[str, str]] = frozenset(),
+    *,
+    siblings_only: bool = False,
 ) -> tuple[str, str] | None:
     """(the claim's word, the sentence's word) where the claim, copying ``closest``, puts a
     word of a neighbouring sentence (``beside``: each with whether it stands before) in the
-    place of the sentence's own; else None."""
+    place of the sentence's own, or a word the passage sets beside it as a sibling
+    (``siblings``, from ``coordinated``; with ``siblings_only``, nothing else is read); else
+    None."""
     ours = _content(claim)
     theirs = _content(closest)
     if not ours or not theirs:
         return None
     a, b = [s for _, s in ours], [s for _, s in theirs]
     need = max(2, _COPIED * len(a))
-    if (Counter(a) & Counter(b)).total() < need:  # the common subsequence is no longer
+    # a sibling the passage names beside the sentence's word is read at a lower copy share
+    floor = min(need, max(3, _COPIED_SIBLING * len(a))) if siblings else need
+    if (Counter(a) & Counter(b)).total() < floor:  # the common subsequence is no longer
         return None
     pairs = _aligned(a, b)
-    if len(pairs) < need:
+    if len(pairs) < floor:
         return None
     own, said = set(a), set(b)
+    gaps = list(_gaps(ours, theirs, pairs, own, said))
+    # "reduce tasks" where the paper says "map tasks" (and elsewhere "map or reduce"), between
+    # two aligned words or before the first one ("Any reduce tasks completed ...")
+    (i0, j0) = pairs[0]
+    first = (
+        [(w, s) for w, s in ours[:i0][-_GAP:] if s not in said],
+        [(w, s) for w, s in theirs[:j0][-_GAP:] if s not in own],
+    )
+    sibling = next(
+        (
+            (w, v)
+            for gap, other in (first, *gaps)
+            for w, s in gap
+            for v, t in other
+            if (_base(s), _base(t)) in siblings
+        ),
+        None,
+    )
+    if sibling or siblings_only or len(pairs) < need:
+        return sibling
     found = _crossed(ours, theirs, pairs, own)
     if found:
         return found
@@ -119,17 +176,29 @@ def swapped(
     near = set().union(*(r.stem_set for r, before in beside if not (before and refers_back)))
     if not near:
         return None
-    for (i1, j1), (i2, j2) in pairwise(pairs):
-        gap = [(w, s) for w, s in ours[i1 + 1 : i2] if s not in said]
-        other = [(w, s) for w, s in theirs[j1 + 1 : j2] if s not in own]
-        if not gap or not other or len(gap) > _GAP or len(other) > _GAP or _kin(gap, other):
-            continue
+    for gap, other in gaps:
         if not all(_plain(s) for _, s in other) or any(s in near for _, s in other):
             continue
         taken = [w for w, s in gap if _plain(s) and s in near]
         if taken:
             return taken[0], other[0][0]
     return None
+
+
+def _gaps(
+    ours: list[tuple[str, str]],
+    theirs: list[tuple[str, str]],
+    pairs: list[tuple[int, int]],
+    own: set[str],
+    said: set[str],
+) -> Iterator[tuple[list[tuple[str, str]], list[tuple[str, str]]]]:
+    """Between two aligned words, the one or two words only the claim says there and the one
+    or two only the sentence says: a place where the claim may have put another word."""
+    for (i1, j1), (i2, j2) in pairwise(pairs):
+        gap = [(w, s) for w, s in ours[i1 + 1 : i2] if s not in said]
+        other = [(w, s) for w, s in theirs[j1 + 1 : j2] if s not in own]
+        if gap and other and len(gap) <= _GAP and len(other) <= _GAP and not _kin(gap, other):
+            yield gap, other
 
 
 def _crossed(
@@ -206,19 +275,28 @@ class _Read(Protocol):
 
 
 def swap_in_span(
-    claim: Reading, sentences: Sequence[_Read], start: int, end: int
+    claim: Reading,
+    sentences: Sequence[_Read],
+    start: int,
+    end: int,
+    siblings: frozenset[tuple[str, str]] = frozenset(),
 ) -> tuple[str, str] | None:
     """``_swap_in_span`` with its words as written ("reduce", not the name mark "reduce_")."""
-    found = _swap_in_span(claim, sentences, start, end)
+    found = _swap_in_span(claim, sentences, start, end, siblings)
     return (found[0].rstrip("_"), found[1].rstrip("_")) if found else None
 
 
 def _swap_in_span(
-    claim: Reading, sentences: Sequence[_Read], start: int, end: int
+    claim: Reading,
+    sentences: Sequence[_Read],
+    start: int,
+    end: int,
+    siblings: frozenset[tuple[str, str]],
 ) -> tuple[str, str] | None:
     """``swapped`` for the evidence span ``start:end`` of a chunk whose ``sentences`` are
     given: the span's sentence sharing most with the claim is the one copied, and the others
-    of the span and the sentences either side of it are its neighbours."""
+    of the span and the sentences either side of it are its neighbours; ``siblings`` are the
+    word pairs the paper sets side by side (``coordinated``)."""
     inside = [i for i, x in enumerate(sentences) if x.start >= start and x.end <= end]
     if not inside:
         return None
@@ -232,4 +310,17 @@ def _swap_in_span(
     at = max(inside, key=lambda i: len(stems & sentences[i].reading.stem_set))
     around = sorted({*inside, at - 1, at + 1} - {at})
     beside = [(sentences[i].reading, i < at) for i in around if 0 <= i < len(sentences)]
-    return swapped(claim, sentences[at].reading, beside)
+    found = swapped(claim, sentences[at].reading, beside, siblings)
+    # a span of two sentences may hold the claim's word in the one it copies less ("Any map
+    # tasks completed ... Similarly, any map task or reduce task in progress ...")
+    if found or not siblings:
+        return found
+    for i in inside:
+        found = (
+            None
+            if i == at
+            else swapped(claim, sentences[i].reading, (), siblings, siblings_only=True)
+        )
+        if found:
+            return found
+    return None

@@ -47,6 +47,7 @@ from research_assistant.check.passages import (
     replaced,
     sentences_of,
     share,
+    siblings_of,
     significant,
     stated,
     stated_elsewhere,
@@ -223,17 +224,18 @@ def best_support(
         roles = tuple(counterpart(q, best.evidence_numbers) for q in best.missing)
         best = replace(best, counterparts=roles)
     if best.chunk is not None and not best.conflict:  # a sibling's word in the copied sentence
-        best = _read_swap(best, reading)
+        best = _read_swap(best, reading, paper)
     return _read_names(best, names, paper) if names and not best.conflict else best
 
 
-def _read_swap(best: Support, claim: Reading) -> Support:
+def _read_swap(best: Support, claim: Reading, paper: Paper) -> Support:
     """The support, left on the topic but not stating the claim when the claim copies the
     span's sentence with one word of a neighbouring sentence in place of its own (``sibling``)."""
     assert best.chunk is not None
     start = best.chunk.text.find(best.span)
     sents = sentences_of(prepared(best.chunk))
-    found = swap_in_span(claim, sents, start, start + len(best.span)) if start >= 0 else None
+    end = start + len(best.span)
+    found = swap_in_span(claim, sents, start, end, siblings_of(paper)) if start >= 0 else None
     return replace(best, unstated=(*best.unstated, found[0]), swap=found) if found else best
 
 
