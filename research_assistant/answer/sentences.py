@@ -2,8 +2,10 @@
 
 Whitespace normalised; words hyphenated at a line end joined, as ``verify`` joins them; a section
 heading glued to the front dropped; the paper's own in-text citations such as "[12]" or "(Smith,
-2019)" removed, since those are its citations, not ours. Fragments, headings, table rows,
-captions, reference-list entries and front matter are never quoted. Pure.
+2019)" removed, since those are its citations, not ours; a piece too long for one sentence cut
+at the superscript citations that end its sentences, a caption set into a sentence cut out.
+Fragments, headings, table rows, captions, reference-list entries and front matter are never
+quoted. Pure.
 """
 
 from __future__ import annotations
@@ -59,6 +61,12 @@ _WORD_START = re.compile(r"[^\W\d_]+")
 _SECTION_NUMBER = re.compile(r"(?:\d+(?:\.\d+)*\.?|[IVX]+\.|[A-H]\.)\s+(?=[A-Z])")
 _CAPS_HEADING = re.compile(r"(?:[A-Z][A-Z-]+\s+)+(?=[A-Z](?:[a-z]|\s))")
 _HEADING_WORDS = 8  # a glued heading is at most this many words long
+# Words that open a sentence and seldom a heading: after a bare number, the number is a
+# footnote's or a page's ("2 If all the loops ...", not "2 Related work ...").
+_OPENERS = frozenset(
+    "If In The This These We Our It For However When Since Although While As Thus Note Here "
+    "Each All Some Most There".split()
+)
 
 
 def cite_sentence(sentence: str, label: str) -> str:
@@ -104,6 +112,8 @@ def strip_heading(text: str) -> str:
     for i in range(1, min(_HEADING_WORDS, len(tokens) - 1)):
         if tokens[i][:1].isupper() and tokens[i + 1][:1].islower():
             return " ".join(tokens[i:])
+    if len(tokens) > 2 and tokens[0] in _OPENERS and tokens[1][:1].islower():
+        return text[start:]  # a footnote's number: "2 If all the loops in a nest are ..."
     return text
 
 
@@ -123,8 +133,12 @@ def usable(text: str) -> bool:
         return False
     if letters / len(grouped) < MIN_LETTER_SHARE or _REFERENCE_LIKE.search(text):
         return False
-    if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
-        return False  # split inside a parenthesis: a fragment
+    if text.count("(") != text.count(")"):  # split inside a parenthesis: a fragment, unless
+        marked = _INLINE_ENUMERATION.sub("", text)  # "are, 1)neural networks ... and, 2) ..."
+        if marked.count("(") != marked.count(")"):
+            return False
+    if text.count("[") != text.count("]"):
+        return False
     if _CODE.search(text):
         return False  # program text quoted in the paper: "uppercase = GetCounter(...);"
     if _ENDS_IN_ASIDE.search(text):
@@ -140,12 +154,22 @@ def near_duplicate(a: str, b: str) -> bool:
     return fuzz.ratio(fold(a), fold(b)) > NEAR_DUPLICATE_RATIO and numbers(a) == numbers(b)
 
 
+# An enumeration mark inside a sentence, with no opening parenthesis: "1)neural networks".
+_INLINE_ENUMERATION = re.compile(r"(?:^|(?<=[\s,]))(?:\d{1,2}|[a-h]|[ivx]{1,4})\)(?=\s?[a-z])")
 _DIGIT_GROUPS = re.compile(r"\d{1,3}(?:[ \u2009\u202f]\d{3})+\b")
 # An enumeration mark opening a sentence: "(3) A controlled lab study ...", "b) We ...".
 _ENUMERATION = re.compile(r"^\(?(?:\d{1,2}|[a-h]|[ivx]{1,4})\)\s+(?=[A-Z])")
 # A caption or table/figure label: "Table 3: ...", "Figure 2. ...", "Fig. 4 ...", a line
 # opened by "*" or "-".
 _CAPTION = re.compile(r"^(?:table|figure|fig\.|algorithm|listing)\s*[\dIVX]+\s*[:.]|^[*-]\s", re.I)
+# A caption glued inside a piece by text extraction, with the table it labels: "It is worth
+# stressing the nature of the Input Output cbow count A.N ... Table 2: Accuracy of ..." (prose
+# names a table without the colon: "as Table 2 shows").
+_CAPTION_INSIDE = re.compile(r"\s(?:Table|Figure|Fig\.)\s*\d+\s*:\s")
+# ... set into the middle of a sentence, which goes on in lower case after it: "We term
+# scientific model discovery the identification Figure 1: Scientific model discovery is an
+# iterative process. of a statistical model ...": the caption is cut out.
+_INSERTED_CAPTION = re.compile(r"\s(?:Table|Figure|Fig\.)\s*\d+\s*:\s[^.]{1,300}\.(?=\s+[a-z])")
 # A list item's bullet: the item is often a whole sentence ("• The implementation does not
 # currently trace recursion, so ..."); the bullet is dropped and the rest judged as prose.
 _BULLETS = "•▪‣◦\uf0b7\uf0a7\uf06c\uf0d8"  # and the Symbol and Wingdings fonts' bullets
@@ -179,16 +203,49 @@ _NUMBER_RUN = re.compile(r"(?:(?<![\w.,])\d+(?:\.\d+)?\s+){4,}")
 _UNSEEN_END = re.compile(rf"\s[{_BULLETS}]\s+(?=\S)|(?<=[.!?])\s+(?=[∗†‡§¶]+\s*[A-Z])")
 
 
+# A sentence end the splitter cannot see because a citation number set as a superscript
+# follows it: "... why the prediction was made.^17 Explaining predictions ...", "... or
+# intrinsic to the model?.32,33 An intrinsic ...", "... is self-explanatory^32 These are ...".
+# Cut there only inside a piece too long to be one sentence anyway: a piece that is one
+# (a question's answer may need the sentence and the one after it) stays whole.
+_SUPERSCRIPT_END = re.compile(
+    r"(?:(?<=[.!?])\^?|(?<=[a-z])\^)\d{1,3}(?:[,–-]\d{1,3})*(?=\s+[A-Z][a-z])"
+)
+
+
 def piece_spans(text: str) -> list[tuple[int, int]]:
     """The sentence spans of ``text``, cut again at the sentence ends the splitter misses."""
     out = []
     for start, end in sentence_spans(text):
         cut = start
         for m in _UNSEEN_END.finditer(text, start, end):
-            out.append((cut, m.start()))
+            out.extend(_superscript_cut(text, cut, m.start()))
             cut = m.end()
-        out.append((cut, end))
+        out.extend(_superscript_cut(text, cut, end))
     return [(s, e) for s, e in out if e > s]
+
+
+# A citation or footnote number set as a superscript after a word: "watermark^20 and" (not an
+# exponent: "10^6.6", "R^2").
+_SUPERSCRIPT_MARK = re.compile(
+    r"(?:(?<=[a-z]{3})|(?<=[a-z]{2}[,;]))\^\d{1,3}(?:[,–-]\d{1,3})*(?![\w^]|\.\d)"
+)
+
+
+def _superscript_cut(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The piece ``start:end``, cut at each superscript citation that ends a sentence (the
+    citation dropped, as ``strip_citations`` drops the paper's citations) when it is too long
+    for one."""
+    if len(text[start:end].split()) <= MAX_WORDS:
+        return [(start, end)]
+    out, cut = [], start
+    for m in _SUPERSCRIPT_END.finditer(text, start, end):
+        out.append((cut, m.start()))
+        cut = m.end()
+        while cut < end and text[cut].isspace():
+            cut += 1
+    out.append((cut, end))
+    return out
 
 
 def clean_sentences(text: str) -> list[tuple[int, str]]:
@@ -206,11 +263,14 @@ def clean_sentences(text: str) -> list[tuple[int, str]]:
         # the label ends the sentence before: only its last characters are searched
         caption = bool(_LABEL_BEFORE.search(before, max(0, len(before) - _LABEL_TAIL)))
         before = raw
-        cleaned = _BULLET.sub("", strip_citations(raw), count=1)
+        cleaned = _INSERTED_CAPTION.sub("", _SUPERSCRIPT_MARK.sub("", raw))
+        cleaned = _BULLET.sub("", strip_citations(cleaned), count=1)
         cleaned = strip_heading(_ENUMERATION.sub("", cleaned, count=1))
         cleaned = _RUNNING_HEAD.sub("", cleaned, count=1)
         if caption or _NUMBER_RUN.search(_DIGIT_GROUPS.sub("0", cleaned)):
             continue
-        if usable(cleaned) and not _CAPTION.search(cleaned):
+        if cleaned.endswith(":"):  # "We currently apply three backward filters:" (a list)
+            cleaned = cleaned[:-1].rstrip() + "."
+        if usable(cleaned) and not _CAPTION.search(cleaned) and not _CAPTION_INSIDE.search(cleaned):
             out.append((k, cleaned))
     return out
