@@ -3,13 +3,15 @@
 WordLlama ships a 256-dimensional static embedding model inside its wheel (token vectors
 distilled from a large language model, averaged), so it runs on the CPU with no download and
 no network: about 0.1 ms a sentence. The checker uses it as one signal of paraphrase; it never
-overrides a number, negation, direction or name check.
+overrides a number, negation, direction or name check. The offline answerer also relates a
+question's words to a passage's ("computers" and "machines") with the same vectors.
 """
 
 from __future__ import annotations
 
 import functools
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +21,7 @@ if TYPE_CHECKING:  # numpy comes with wordllama, loaded on first use: 0.3 s an i
 __all__ = ["Embedder", "default_embedder"]
 
 _CACHE_LIMIT = 200_000
+_MIN_RELATED = 3  # shorter words ("an", "pi") are too ambiguous to relate
 
 
 class Embedder:
@@ -52,6 +55,26 @@ class Embedder:
     def similarity(self, a: str, b: str) -> float:
         va, vb = self.vectors([a, b])
         return float(va.dot(vb))
+
+    def related(
+        self, wanted: Iterable[str], have: Iterable[str], threshold: float
+    ) -> dict[str, frozenset[str]]:
+        """For each wanted word that ``have`` lacks, the words of ``have`` whose vectors have
+        at least ``threshold`` cosine similarity with its own ("computers" and "machines")."""
+        import numpy as np
+
+        pool = sorted({h for h in have if len(h) >= _MIN_RELATED and not h[0].isdigit()})
+        asked = [w for w in dict.fromkeys(wanted) if len(w) >= _MIN_RELATED]
+        asked = [w for w in asked if not w[0].isdigit() and w not in pool]
+        if not pool or not asked:
+            return {}
+        near = np.stack(self.vectors(pool)) @ np.stack(self.vectors(asked)).T
+        out = {}
+        for j, w in enumerate(asked):
+            found = frozenset(pool[i] for i in np.flatnonzero(near[:, j] >= threshold))
+            if found:
+                out[w] = found
+        return out
 
 
 @functools.cache

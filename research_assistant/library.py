@@ -95,11 +95,15 @@ class LibraryState:
 
     @property
     def support_context(self) -> Context:
-        """How the checker weighs terms in this state (library-wide rarity) and the offline
-        sentence similarity; built once per generation from the index's stored term counts."""
+        """How the checker weighs terms in this state (library-wide rarity), the offline
+        sentence similarity and word relatedness; built once per generation from the index's
+        stored term counts."""
         ctx = self._cache.get("support")
         if ctx is None:
-            ctx = self._cache["support"] = self.index.terms.context(default_embedder().similarity)
+            embedder = default_embedder()
+            ctx = self._cache["support"] = self.index.terms.context(
+                embedder.similarity, embedder.related
+            )
         return ctx
 
 

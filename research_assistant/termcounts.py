@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from research_assistant.check.scored import Related
 from research_assistant.check.support import Context, chunk_terms, idf_from_counts
 from research_assistant.files import write_atomic
 from research_assistant.models import Chunk
@@ -137,7 +138,11 @@ class TermCounts:
         ok = isinstance(df, dict) and isinstance(n, int)
         return cls(df, n) if ok and all(isinstance(v, int) for v in df.values()) else None
 
-    def context(self, similarity: Callable[[str, str], float] | None = None) -> Context:
+    def context(
+        self,
+        similarity: Callable[[str, str], float] | None = None,
+        related: Related | None = None,
+    ) -> Context:
         """The checker's scoring context: term rarity from these counts."""
         idf, default = idf_from_counts(self.df, self.n)
-        return Context(idf=idf, default_idf=default, similarity=similarity)
+        return Context(idf=idf, default_idf=default, similarity=similarity, related=related)

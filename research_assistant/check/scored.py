@@ -4,23 +4,29 @@ its score and whatever in it contradicts the claim). ``support`` computes them."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from research_assistant.models import Chunk
 from research_assistant.quantities import Quantity
 
-__all__ = ["Context", "Support"]
+__all__ = ["Context", "Related", "Support"]
+
+Related = Callable[[Iterable[str], Iterable[str], float], Mapping[str, frozenset[str]]]
 
 
 @dataclass(frozen=True)
 class Context:
-    """What the scorer knows beyond the passages: library-wide term rarity and an optional
-    sentence similarity (dependencies passed in; the pure core loads no model)."""
+    """What the scorer knows beyond the passages: library-wide term rarity, an optional
+    sentence similarity and word relatedness (dependencies passed in; the pure core loads no
+    model)."""
 
     idf: Mapping[str, float] = field(default_factory=dict)
     default_idf: float = 1.0
     similarity: Callable[[str, str], float] | None = None
+    # for each wanted term, the terms of a text whose word vectors lie within a similarity
+    # threshold (``embed.Embedder.related``): "computers" and "machines"
+    related: Related | None = None
 
     def weight(self, term: str) -> float:
         return self.idf.get(term, self.default_idf)
