@@ -42,6 +42,7 @@ HELDOUT_V9 = DATA / "heldout" / "claims_v9.jsonl"  # the ninth (heldout/CLAIMS_V
 HELDOUT_V10 = DATA / "heldout" / "claims_v10.jsonl"  # the tenth (heldout/CLAIMS_V10.md)
 HELDOUT_V11 = DATA / "heldout" / "claims_v11.jsonl"  # the eleventh (heldout/CLAIMS_V11.md)
 HELDOUT_V12 = DATA / "heldout" / "claims_v12.jsonl"  # the twelfth (heldout/CLAIMS_V12.md)
+HELDOUT_V13 = DATA / "heldout" / "claims_v13.jsonl"  # the fourteenth session's (CLAIMS_V13.md)
 # The first five held-out claim sets, retired to development in the twelfth session (read and
 # tuned on from then; heldout/README.md): their figures are in-sample from that session on.
 RETIRED = (HELDOUT, HELDOUT_V2, HELDOUT_V3, HELDOUT_V4, HELDOUT_V5)
