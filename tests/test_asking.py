@@ -79,6 +79,19 @@ def test_names_are_the_words_written_with_capitals_or_digits() -> None:
     assert names("Of the 235 objects, how many?") == ()  # a number is not a name
 
 
+def test_german_nouns_are_no_names() -> None:
+    # German writes every noun with a capital: only a capital past the first letter, or a
+    # digit, makes a name there ("PaSa", "CORA-Datensatz")
+    assert names("Wie tief darf der Crawler von PaSa ausgehend von der Nutzeranfrage suchen?") == (
+        ("pasa",),
+    )
+    assert names("Wie lange dauerte DYCOS auf dem CORA-Datensatz?") == (
+        ("dyco",),
+        ("coradatensatz", "cora", "datensatz"),
+    )
+    assert names("Which Crawler does PaSa use?") == (("crawler",), ("pasa",))  # English
+
+
 @pytest.mark.parametrize(
     ("question", "years", "topic"),
     [

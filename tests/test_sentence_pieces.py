@@ -98,3 +98,10 @@ def test_an_unbalanced_parenthesis_is_still_a_fragment() -> None:
 )
 def test_a_footnote_number_before_a_sentence_is_dropped(text: str, expected: str) -> None:
     assert strip_heading(text) == expected
+
+
+def test_a_footnote_number_glued_to_the_first_word_is_dropped() -> None:
+    text = "1Sowohl für den DBLP als auch für den CORA-Datensatz wurde q = 10 gewählt."
+    assert _texts(text) == [text[1:]]
+    assert _texts("2D images are used in all of the experiments here.")  # a name, kept whole
+    assert _texts("2D images are used in all of the experiments here.")[0].startswith("2D")

@@ -212,14 +212,26 @@ def wants_value(question: str) -> str:
     return "number" if _VALUE.search(question) or _MEASURED.search(question) else ""
 
 
+# Words only German uses among the languages the answerer reads: a question with two of them
+# is German, and writes every noun with a capital ("Nutzeranfrage", "Heatmap").
+_GERMAN = frozenset(
+    "der die das den dem und ist sind wie welche welcher welches wurde wurden nicht mit von "
+    "für bei auf über wird werden".split()
+)
+
+
 def names(question: str) -> tuple[tuple[str, ...], ...]:
     """The terms of each name the question uses: a word written with a capital or a digit
-    inside the sentence ("Hadoop", "GPT-3", "fastText"), not a number. The first term is the
-    whole word, the others its parts ("bertlarg", "bert", "larg")."""
+    inside the sentence ("Hadoop", "GPT-3", "fastText"), not a number; in a German question,
+    where every noun has a capital, only one with a capital or digit past its first letter
+    ("PaSa", "DYCOS"). The first term is the whole word, the others its parts ("bertlarg",
+    "bert", "larg")."""
     tokens = _TOKEN.findall(question)
+    german = len(_GERMAN.intersection(t.lower() for t in tokens)) >= 2
     found = []
     for i, token in enumerate(tokens):
-        named = any(c.isupper() for c in token) or any(c.isdigit() for c in token)
+        inner = token[1:] if german else token
+        named = any(c.isupper() for c in inner) or any(c.isdigit() for c in token)
         if i and not token[0].isdigit() and named:
             pieces = tuple(term_list(token))
             if pieces:

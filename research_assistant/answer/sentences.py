@@ -190,6 +190,8 @@ _RUNNING_HEAD = re.compile(
     r"^[^.!?]{3,80}?\s\d{1,3}\s+(?=(?:In|The|We|This|These|Our|It|For|However|Here|Thus|As|"
     r"To|On|A|An|One|Each|All|When|Since|Although|While)\s)"
 )
+# A footnote's number glued to the word that opens its text: "1Sowohl für den DBLP ...".
+_GLUED_MARK = re.compile(r"^\d{1,2}(?=[A-Z][a-z]{2,})")
 _LABEL_TAIL = 64  # characters: "(?<!\bsee )figure 12." and more, well inside
 # Axis ticks of a figure glued into a sentence: "... 0 100 200 300 400 rate (arcsec / hr)".
 _NUMBER_RUN = re.compile(r"(?:(?<![\w.,])\d+(?:\.\d+)?\s+){4,}")
@@ -266,7 +268,7 @@ def clean_sentences(text: str) -> list[tuple[int, str]]:
         cleaned = _INSERTED_CAPTION.sub("", _SUPERSCRIPT_MARK.sub("", raw))
         cleaned = _BULLET.sub("", strip_citations(cleaned), count=1)
         cleaned = strip_heading(_ENUMERATION.sub("", cleaned, count=1))
-        cleaned = _RUNNING_HEAD.sub("", cleaned, count=1)
+        cleaned = _GLUED_MARK.sub("", _RUNNING_HEAD.sub("", cleaned, count=1), count=1)
         if caption or _NUMBER_RUN.search(_DIGIT_GROUPS.sub("0", cleaned)):
             continue
         if cleaned.endswith(":"):  # "We currently apply three backward filters:" (a list)
