@@ -130,3 +130,21 @@ def test_follow_ups_lean_on_the_turn_before() -> None:
     asked = analyse("And what about the English run?", before)
     assert "english" in " ".join(asked.terms)
     assert {"dfki", "ave"} <= set(asked.earlier) and not set(asked.earlier) & set(asked.terms)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Why is it unsafe to scale privacy noise simply to how much a statistic changes?",
+        "Can I follow how far along a running MapReduce job is from a web browser?",
+        "Does the sort take how long it did in the first run?",
+    ],
+)
+def test_a_why_or_whether_question_asks_no_value(question: str) -> None:
+    assert analyse(question).value == ""
+
+
+def test_how_long_is_the_thing_asks_no_time_unit() -> None:
+    assert analyse("How long is the longest paragraph in the dataset?").units == frozenset()
+    assert analyse("How long did the sort take?").units == {"s"}
+    assert analyse("How long was the sort?").units == {"s"}

@@ -119,7 +119,12 @@ _VERBS = frozenset(
 )
 # The units a question asks in (the canonical units of ``quantities``).
 _UNIT_ASKED = (
-    (r"\bhow\s+long\b|\bhow\s+much\s+time\b|\bwie\s+lange\b|\bduration|\blatenc|\bruntime", "s"),
+    # ("how long is the longest paragraph" asks a length: "is/are the" asks no unit)
+    (
+        r"\bhow\s+long\b(?!\s+(?:is|are)\s+(?:the|a|an|its|their)\b)|\bhow\s+much\s+time\b"
+        r"|\bwie\s+lange\b|\bduration|\blatenc|\bruntime",
+        "s",
+    ),
     (r"\bpercent|\bshare\b|\bproportion\b|\bfraction\b", "%"),
     (r"\bspeed-?ups?\b|\bhow\s+much\s+faster\b|\bhow\s+many\s+times\b", "x"),
     # a change asked "by how much" is stated as a share or a factor as often as in its unit
@@ -204,10 +209,18 @@ METHOD_OPENING = r"^\s*how\s+(?:does|do|did|can|could|is|are|was|were|should|wou
 _METHOD_OPENING = re.compile(METHOD_OPENING, re.IGNORECASE)
 
 
+# A question that asks why, or whether: a "how much" inside it is part of what it asks about
+# ("Why is it unsafe to scale noise to how much a statistic changes?", "Can I follow how far
+# along a job is?"), not a value asked for.
+_NO_VALUE_OPENING = re.compile(
+    r"^\s*(?:why|can|could|does|do|is|are|should|would|will|may|must|has|have)\b", re.IGNORECASE
+)
+
+
 def wants_value(question: str) -> str:
     if _YEAR_ASKED.search(question):
         return "year"
-    if _METHOD_OPENING.search(question):
+    if _METHOD_OPENING.search(question) or _NO_VALUE_OPENING.search(question):
         return ""
     return "number" if _VALUE.search(question) or _MEASURED.search(question) else ""
 
