@@ -14,7 +14,7 @@ from research_assistant.agreement import agree, agrees_any, counterpart
 from research_assistant.check.names import long_form, names_in, spelt_out
 from research_assistant.check.polarity import Reading
 from research_assistant.check.sentences import Rows, split
-from research_assistant.check.sibling import coordinated
+from research_assistant.check.sibling import coordinated_in
 from research_assistant.models import Chunk
 from research_assistant.quantities import Quantity, quantities
 from research_assistant.terms import term_list, terms
@@ -82,7 +82,7 @@ class Sentence:
 
 
 class Prepared:
-    __slots__ = ("folded", "sentences", "tables", "terms", "text")
+    __slots__ = ("folded", "sentences", "siblings", "tables", "terms", "text")
 
     def __init__(self, text: str, known: frozenset[str] | None = None) -> None:
         self.text = text
@@ -91,6 +91,7 @@ class Prepared:
         self.sentences: list[Sentence] | None = None
         # a table row's sentence index -> those of its caption and column heads, its label
         self.tables: Rows = {}
+        self.siblings: frozenset[tuple[str, str]] | None = None  # ``siblings_of``, this chunk's
 
 
 CACHE: dict[str, Prepared] = {}
@@ -194,7 +195,10 @@ def sentences_of(p: Prepared) -> list[Sentence]:
 def siblings_of(paper: Paper) -> frozenset[tuple[str, str]]:
     """The word pairs the paper sets side by side anywhere ("map and reduce"), read once."""
     if paper.siblings is None:
-        paper.siblings = coordinated(s.reading for p in paper.prepped for s in sentences_of(p))
+        for p in paper.prepped:  # each chunk's once: a paper of retrieved chunks is rebuilt often
+            if p.siblings is None:
+                p.siblings = coordinated_in(s.folded for s in sentences_of(p))
+        paper.siblings = frozenset().union(*(p.siblings or () for p in paper.prepped))
     return paper.siblings
 
 

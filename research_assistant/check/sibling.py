@@ -21,17 +21,19 @@ uncertain, never verified. Written after reading tests/data/verification_dev7.js
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import pairwise
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
+from research_assistant.check.lexicon import words_of
 from research_assistant.check.polarity import Reading
 from research_assistant.terms import stem
 from research_assistant.text import STOPWORDS
 
-__all__ = ["SET_ASIDE", "coordinated", "set_aside", "swap_in_span", "swapped"]
+__all__ = ["SET_ASIDE", "coordinated", "coordinated_in", "set_aside", "swap_in_span", "swapped"]
 
 _COPIED = 0.7  # share of the claim's content words the sentence holds in the same order
 _COPIED_SIBLING = 0.5  # ... where the claim's word is one the passage sets beside the sentence's
@@ -103,7 +105,38 @@ def _plain(stem: str) -> bool:
 _COORDINATING = frozenset("and or nor versus vs".split())
 
 
-def coordinated(readings: Iterable[Reading]) -> frozenset[tuple[str, str]]:
+class _Worded(Protocol):
+    """Words and their stems, as a ``Reading`` has them."""
+
+    @property
+    def words(self) -> list[str]: ...
+    @property
+    def stems(self) -> list[str]: ...
+
+
+class _Words(NamedTuple):
+    words: list[str]
+    stems: list[str]
+
+
+@functools.lru_cache(maxsize=100_000)
+def _stem(word: str) -> str:
+    return stem(word)
+
+
+def coordinated_in(folded: Iterable[str]) -> frozenset[tuple[str, str]]:
+    """``coordinated`` over folded sentences, read for their words alone (cheaper than a
+    ``Reading``: a chunk's pairs are read once, for every sentence of it)."""
+    worded = (
+        _Words(w, [_stem(x) for x in w])
+        for f in folded
+        if " and " in f or " or " in f or " nor " in f or " vs" in f
+        for w in (words_of(f),)
+    )
+    return coordinated(worded)
+
+
+def coordinated(readings: Iterable[_Worded]) -> frozenset[tuple[str, str]]:
     """The stem pairs the text sets side by side as siblings, both ways round: "map and
     reduce", "the policy and value models", "any map task or reduce task"."""
     out: set[tuple[str, str]] = set()
