@@ -15,8 +15,10 @@ next sentence; a subject carried over from the sentence before, and referred to 
 itself: two of its words exchanged, and the attribute of a parallel clause taken for another
 ("opened ... rendered in green text, or saved ... rendered in red text" told as "opened ...
 rendered in red text"); and a sentence's alternative set aside ("instead of MIDI files") stated
-as the one chosen. Each leaves the claim on the topic but not stated (``Support.unstated``):
-uncertain, never verified. Written after reading tests/data/verification_dev7.jsonl.
+as the one chosen. A word the paper itself sets beside the sentence's anywhere ("map or
+reduce", ``coordinated``) is a sibling wherever it stands: the claim then need copy only half
+of the sentence, in any sentence of the evidence span. Each leaves the claim on the topic but not
+stated (``Support.unstated``): uncertain, never verified. Written after reading tests/data/verification_dev7.jsonl.
 """
 
 from __future__ import annotations
