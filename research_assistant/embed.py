@@ -4,7 +4,7 @@ WordLlama ships a 256-dimensional static embedding model inside its wheel (token
 distilled from a large language model, averaged), so it runs on the CPU with no download and
 no network: about 0.1 ms a sentence. The checker uses it as one signal of paraphrase; it never
 overrides a number, negation, direction or name check. The offline answerer also relates a
-question's words to a passage's ("computers" and "machines") with the same vectors.
+question's words to a passage's ("big" and "large") with the same vectors.
 """
 
 from __future__ import annotations
@@ -60,12 +60,13 @@ class Embedder:
         self, wanted: Iterable[str], have: Iterable[str], threshold: float
     ) -> dict[str, frozenset[str]]:
         """For each wanted word that ``have`` lacks, the words of ``have`` whose vectors have
-        at least ``threshold`` cosine similarity with its own ("computers" and "machines")."""
+        at least ``threshold`` cosine similarity with its own ("big" and "large")."""
         import numpy as np
 
-        pool = sorted({h for h in have if len(h) >= _MIN_RELATED and not h[0].isdigit()})
+        known = {h for h in have if len(h) >= _MIN_RELATED and not h[0].isdigit()}
+        pool = sorted(known)
         asked = [w for w in dict.fromkeys(wanted) if len(w) >= _MIN_RELATED]
-        asked = [w for w in asked if not w[0].isdigit() and w not in pool]
+        asked = [w for w in asked if not w[0].isdigit() and w not in known]
         if not pool or not asked:
             return {}
         near = np.stack(self.vectors(pool)) @ np.stack(self.vectors(asked)).T

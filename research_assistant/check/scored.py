@@ -25,7 +25,7 @@ class Context:
     default_idf: float = 1.0
     similarity: Callable[[str, str], float] | None = None
     # for each wanted term, the terms of a text whose word vectors lie within a similarity
-    # threshold (``embed.Embedder.related``): "computers" and "machines"
+    # threshold (``embed.Embedder.related``): "big" and "large"
     related: Related | None = None
 
     def weight(self, term: str) -> float:
