@@ -63,10 +63,11 @@ _CAPS_HEADING = re.compile(r"(?:[A-Z][A-Z-]+\s+)+(?=[A-Z](?:[a-z]|\s))")
 _HEADING_WORDS = 8  # a glued heading is at most this many words long
 # Words that open a sentence and seldom a heading: after a bare number, the number is a
 # footnote's or a page's ("2 If all the loops ...", not "2 Related work ...").
-_OPENERS = frozenset(
-    "If In The This These We Our It For However When Since Although While As Thus Note Here "
-    "Each All Some Most There".split()
-)
+_OPENERS = (
+    "In The We This These Our It For However Here Thus As To On A An One Each All When Since "
+    "Although While If Note Some Most There"
+).split()
+_OPENER_SET = frozenset(_OPENERS)
 
 
 def cite_sentence(sentence: str, label: str) -> str:
@@ -112,7 +113,7 @@ def strip_heading(text: str) -> str:
     for i in range(1, min(_HEADING_WORDS, len(tokens) - 1)):
         if tokens[i][:1].isupper() and tokens[i + 1][:1].islower():
             return " ".join(tokens[i:])
-    if len(tokens) > 2 and tokens[0] in _OPENERS and tokens[1][:1].islower():
+    if len(tokens) > 2 and tokens[0] in _OPENER_SET and tokens[1][:1].islower():
         return text[start:]  # a footnote's number: "2 If all the loops in a nest are ..."
     return text
 
@@ -186,10 +187,7 @@ _LABEL_BEFORE = re.compile(
 )
 # A running head and page number glued to the front by text extraction: "DECam: Size
 # distribution of NEOs 7 In conclusion, ...": the sentence starts after the page number.
-_RUNNING_HEAD = re.compile(
-    r"^[^.!?]{3,80}?\s\d{1,3}\s+(?=(?:In|The|We|This|These|Our|It|For|However|Here|Thus|As|"
-    r"To|On|A|An|One|Each|All|When|Since|Although|While)\s)"
-)
+_RUNNING_HEAD = re.compile(rf"^[^.!?]{{3,80}}?\s\d{{1,3}}\s+(?=(?:{'|'.join(_OPENERS)})\s)")
 # A footnote's number glued to the word that opens its text: "1Sowohl für den DBLP ...".
 _GLUED_MARK = re.compile(r"^\d{1,2}(?=[A-Z][a-z]{2,})")
 _LABEL_TAIL = 64  # characters: "(?<!\bsee )figure 12." and more, well inside

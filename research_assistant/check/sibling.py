@@ -132,7 +132,7 @@ def coordinated_in(folded: Iterable[str]) -> frozenset[tuple[str, str]]:
     worded = (
         _Words(w, [_stem(x) for x in w])
         for f in folded
-        if " and " in f or " or " in f or " nor " in f or " vs" in f
+        if " and " in f or " or " in f or " nor " in f or " vs" in f or " versus " in f
         for w in (words_of(f),)
     )
     return coordinated(worded)
