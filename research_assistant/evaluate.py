@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from research_assistant.answer.base import Answerer, Turn
-from research_assistant.check.mentions import find_mentions, other_markers
+from research_assistant.check.mentions import CITATION_LIKE, find_mentions, other_markers
 from research_assistant.errors import ResearchAssistantError
 from research_assistant.library import Library
 from research_assistant.pipeline import ask, get_answerer
@@ -272,14 +272,16 @@ def load_questions(path: Path | str) -> tuple[Question, ...]:
     return parse_questions(text.splitlines(), path.name)
 
 
-_HYPHENS = str.maketrans("", "", "-\u00ad\u2010\u2011")
+_HYPHENS = str.maketrans("", "", "-\u00ad\u2010\u2011\u2012\u2013\u2014")
 
 
 def states(answer: str, hint: str) -> bool:
     """True when the answer text states the hint: folded, whitespace and hyphens ignored (PDF
     text puts spaces around symbols as it likes: "35:28±0.08" and "35:28 ± 0.08"; a hint copied
-    from a page keeps its line-break hyphen, "a tempo- rary file", which the answer joins)."""
-    return _flat(hint) in _flat(answer)
+    from a page keeps its line-break hyphen, "a tempo- rary file", which the answer joins). The
+    paper's own citation markers are no part of what it states: an answer quotes "we use SPPC
+    for German" for "SPPC (Neumann and Piskorski, 2002) for German", and writes a dash as "-"."""
+    return _flat(CITATION_LIKE.sub("", hint)) in _flat(answer)
 
 
 def _flat(text: str) -> str:

@@ -321,3 +321,13 @@ def test_a_hint_copied_across_a_line_break_is_found_in_the_joined_answer() -> No
     assert states(answer, "writes to a tempo- rary ﬁle")
     assert states("It is state-of-the-art.", "state-of-the- art")
     assert not states(answer, "writes to a permanent file")
+
+
+def test_a_hint_is_stated_without_the_papers_own_citation_marks() -> None:
+    """The answerer drops a paper's citation marks and writes dashes as "-": a hint copied with
+    them is still stated, and a different value is still not."""
+    answer = "For NE recognition, we use StanfordNER for English and SPPC for German [Wang, 2008]."
+    assert states(answer, "SPPC (Neumann and Piskorski, 2002) for German")
+    assert states("We also use Grobid for parsing PDFs.", "We also use Grobid [36] for parsing")
+    assert states("the RTE system (Tera - Textual Entailment)", "RTE system (Tera – Textual")
+    assert not states(answer, "SPPC (Neumann and Piskorski, 2002) for English")
