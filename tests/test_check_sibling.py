@@ -57,6 +57,22 @@ def test_the_attribute_of_a_parallel_clause() -> None:
     assert swapped(true, sentence, []) is None
 
 
+def test_two_words_exchanged_in_a_claim_told_in_another_order() -> None:
+    """A claim holding every word of the sentence but telling one earlier ("In the bilinear
+    model ..." for "... is of bilinear form, where ...") copies less than the share in order;
+    two of its words exchanged are still read. The true reading, in the same order, is none."""
+    sentence = _read(
+        "The basic superposition model is of bilinear form, where the matrix C describes "
+        "concentrations and the matrix E describes spectra"
+    )
+    claim = "In the bilinear superposition model the matrix C describes {} and the matrix E describes {}"
+    assert swapped(_read(claim.format("spectra", "concentrations")), sentence, []) == (
+        "spectra",
+        "concentrations",
+    )
+    assert swapped(_read(claim.format("concentrations", "spectra")), sentence, []) is None
+
+
 @pytest.mark.parametrize(
     ("claim", "found"),
     [

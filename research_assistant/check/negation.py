@@ -8,6 +8,7 @@ contradiction that no similarity may override.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from research_assistant.check.lexicon import words_of
@@ -128,9 +129,7 @@ def said_alike(claim: Reading, passage: Reading, stems: set[str]) -> set[str]:
     two neighbouring content words; in the passage, neither within a negation's reach ("the
     root node is not necessary to be a verb" states no "necessary verb")."""
     seq = _phrase_words(passage)
-    phrases = {
-        (a, b) for (a, free_a), (b, free_b) in zip(seq, seq[1:], strict=False) if free_a and free_b
-    }
+    phrases = {(a, b) for (a, free_a), (b, free_b) in pairwise(seq) if free_a and free_b}
     words = [x for x, _ in _phrase_words(claim)]
     out = set()
     for s in stems:

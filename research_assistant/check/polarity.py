@@ -31,8 +31,8 @@ from research_assistant.check.negation import (
     WIDE_SCOPE,
     negated_by,
     negated_in,
-    said_alike,
     negation_word,
+    said_alike,
 )
 from research_assistant.check.reversal import COMPARATIVES, reversed_sides
 from research_assistant.quantities import NUMBER_WORDS

@@ -178,10 +178,15 @@ def swapped(
     need = max(2, _COPIED * len(a))
     # a sibling the passage names beside the sentence's word is read at a lower copy share
     floor = min(need, max(3, _COPIED_SIBLING * len(a))) if siblings else need
-    if (Counter(a) & Counter(b)).total() < floor:  # the common subsequence is no longer
+    held = (Counter(a) & Counter(b)).total()
+    if held < floor:  # the common subsequence is no longer
         return None
     pairs = _aligned(a, b)
-    if len(pairs) < floor:
+    # a claim holding the sentence's words but telling some in another order ("In the bilinear
+    # model the matrix C ..." for "... is of bilinear form, where the matrix C ...") may still
+    # exchange two of them: read for that at the lower copy share
+    reordered = held >= need and len(pairs) >= max(3, _COPIED_SIBLING * len(a))
+    if len(pairs) < floor and not reordered:
         return None
     own, said = set(a), set(b)
     gaps = list(_gaps(ours, theirs, pairs, own, said))
@@ -202,10 +207,11 @@ def swapped(
         ),
         None,
     )
-    if sibling or siblings_only or len(pairs) < need:
+    if sibling or siblings_only:
         return sibling
-    found = _crossed(ours, theirs, pairs, own)
-    if found:
+    copied = len(pairs) >= need
+    found = _crossed(ours, theirs, pairs, own, parallel=copied) if copied or reordered else None
+    if found or not copied:
         return found
     refers_back = not _ANAPHORA.isdisjoint(closest.words)
     near = set().union(*(r.stem_set for r, before in beside if not (before and refers_back)))
@@ -241,6 +247,8 @@ def _crossed(
     theirs: list[tuple[str, str]],
     pairs: list[tuple[int, int]],
     own: set[str],
+    *,
+    parallel: bool = True,
 ) -> tuple[str, str] | None:
     """(the claim's word, the sentence's word) where the claim, copying the sentence, takes a
     word the sentence uses in another of its places: two of its words exchanged ("both visited
@@ -254,6 +262,8 @@ def _crossed(
             (w, s), (v, t) = gap[0], other[0]
             if _plain(s) and _plain(t) and s in said and t in own and not _kin(gap, other):
                 return w, v
+        if not parallel:  # read for two words exchanged only
+            continue
         anchor = theirs[j1][1]
         again = [j for j in range(j1 + 1, j2) if theirs[j][1] == anchor]
         if k >= 2 and again and other and theirs[j2][1] not in {x for _, x in other}:
