@@ -62,6 +62,21 @@ from research_assistant.terms import stem
             "the baseline interpreter runs slower than the tracing compiler on loops",
             False,
         ),
+        # "whose" opens a clause; "key/value pair" names both of a pair, a role of neither
+        (
+            "Each line is a key/value pair whose key is the contents of the line and whose "
+            "value is its offset in the file.",
+            "Each line is a key/value pair: the key is the offset in the file and the value is "
+            "the contents of the line.",
+            True,
+        ),
+        (
+            "Each line is a key/value pair whose key is its offset in the file and whose value "
+            "is the contents of the line.",
+            "Each line is a key/value pair: the key is the offset in the file and the value is "
+            "the contents of the line.",
+            False,
+        ),
         # one clause only: nothing to exchange
         ("German parsing depends on the treebank.", "The treebank depends on German.", False),
         # a fronted phrase belongs to its clause

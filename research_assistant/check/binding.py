@@ -29,7 +29,7 @@ __all__ = ["clauses", "crossed", "exchanged", "settle", "window_conflict"]
 # Where one clause ends and the next begins: punctuation, coordinating and relative words, and
 # the phrases that set two things against each other; "1)" numbers an item of a list.
 _SPLIT = re.compile(
-    r"[;:,.()\[\]]|\b(?:and|while|whereas|but|which|that|who|where|instead of|rather than"
+    r"[;:,.()\[\]]|\b(?:and|while|whereas|but|which|that|who|whose|where|instead of|rather than"
     r"|in contrast to|unlike|followed by|then|because|since|so)\b|\b\d\)"
 )
 # A fronted phrase ("In the first stage, ...") says something of the clause that follows it.
@@ -40,6 +40,8 @@ _FRONTED = re.compile(
 _FRONTED_TERMS = 5  # a fronted phrase has fewer content terms than this
 _ASIDE = re.compile(r"\([^()]{0,80}\)")  # "(Lin, 1998)", "(CRF)": asides and citations
 _WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
+# "key/value pair" names both of a pair, a role of neither: no word the guard reads
+_SLASHED = re.compile(r"[^\W_]+(?:/[^\W_]+)+")
 # Words this close (in words) in either text are one phrase told in another order, not two
 # roles: chosen on tests/data/verification_dev5.jsonl, where 3 keeps every paraphrase control.
 _GUARD = 3
@@ -73,7 +75,7 @@ def clauses(text: str) -> tuple[frozenset[str], ...]:
 def _positions(text: str) -> dict[str, tuple[int, ...]]:
     """Each term's word positions in ``text`` (asides removed, as for the clauses)."""
     pos: dict[str, list[int]] = {}
-    for i, w in enumerate(_WORD.findall(_clean(text))):
+    for i, w in enumerate(_WORD.findall(_SLASHED.sub(" / ", _clean(text)))):
         for t in term_list(w):
             pos.setdefault(t, []).append(i)
     return {t: tuple(p) for t, p in pos.items()}
