@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from research_assistant.quantities import Quantity
 
-__all__ = ["agree", "agrees_any", "counterpart"]
+__all__ = ["agree", "agrees_any", "counterpart", "within_a_range_only"]
 
 
 def _slack(q: Quantity) -> float:
@@ -127,3 +127,24 @@ def counterpart(claim: Quantity, evidence: tuple[Quantity, ...]) -> Quantity | N
             -abs(math.log10(abs(e.value) + 1e-12) - math.log10(abs(claim.value) + 1e-12)),
         ),
     )
+
+
+def within_a_range_only(
+    claim: Quantity, evidence: Sequence[Quantity], stated: Sequence[Quantity] = ()
+) -> bool:
+    """Whether the claim's single number agrees with the evidence only by falling inside one of
+    its ranges, while the evidence states another single number where the claim's stands:
+    "convalg is between 1-4 ... convalg=1 is the default" does not say that 4 is the default
+    (a range of allowed values, then the one chosen). A claim that names both ends of the range
+    among its numbers (``stated``: "0 through 255") restates the range."""
+    if claim.low < claim.high or all(e.low == e.high for e in evidence):
+        return False  # most windows state no range
+    single = [e for e in evidence if e.low == e.high]
+    if any(agree(claim, e) for e in single):
+        return False
+    rivals = [e for e in single if e.role & claim.role and (not claim.unit or e.unit == claim.unit)]
+    ranges = [e for e in evidence if e.low < e.high and agree(claim, e)]
+    values = {q.value for q in stated if q.low == q.high}
+    if any(r.low in values and r.high in values for r in ranges):
+        return False
+    return bool(rivals and ranges) and not any(r.role & claim.role for r in ranges)

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from rapidfuzz import fuzz
 
-from research_assistant.agreement import agrees_any, counterpart
+from research_assistant.agreement import agrees_any, counterpart, within_a_range_only
 from research_assistant.check.binding import settle
 from research_assistant.check.names import named_years, names_in
 from research_assistant.check.nearest import NUMBER_PICK, chunk_overlap, value_forms
@@ -341,7 +341,11 @@ def _score(
     evidence = tuple(
         q for x in w.sentences[w.lead_in :] for q in (w.cells if x is w.row else x.quantities)
     )
-    missing = tuple(q for q in claim_numbers if not agrees_any(q, evidence))
+    missing = tuple(
+        q
+        for q in claim_numbers
+        if not agrees_any(q, evidence) or within_a_range_only(q, evidence, claim_numbers)
+    )
     if missing and not w.lead_in:  # a number may sit in a neighbouring sentence of the same
         # passage, unless the window states another number in its place ("4 hidden layers" for
         # "5 hidden layers"); a window led in to its numbers' sentence must state them there

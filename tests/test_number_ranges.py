@@ -1,0 +1,34 @@
+"""A single number inside a range the paper gives is not stated where the paper names another
+single number in its place ("convalg is between 1-4 ... convalg=1 is the default")."""
+
+from __future__ import annotations
+
+from research_assistant import Library, check_text
+from research_assistant.agreement import within_a_range_only
+from research_assistant.quantities import quantities
+
+
+def test_a_number_inside_a_range_where_the_paper_names_another_is_not_stated() -> None:
+    evidence = quantities(
+        "The integer convalg is between 1-4 and determines the numerical convolution algorithm "
+        "used. convalg=1 is the default and is recommended."
+    )
+    (four,) = quantities("convalg=4 is the default numerical convolution algorithm")
+    assert within_a_range_only(four, evidence)
+    (one,) = quantities("convalg=1 is the default numerical convolution algorithm")
+    assert not within_a_range_only(one, evidence)
+    # a claim naming both ends restates the range: "0 through 255"
+    pixels = quantities("intensities (0 through 255) were rescaled to lie between 0 and 1")
+    stated = quantities("the 8-bit intensity values (values 0 to 255) were normalized")
+    assert not within_a_range_only(pixels[0], stated, pixels)
+
+
+def test_a_default_inside_the_allowed_range_is_caught_on_the_corpus(
+    claims_library: Library,
+) -> None:
+    claim = (
+        "In TIMP, convalg=4 is the default algorithm for the numerical convolution "
+        "[Mullen and van Stokkum, 2007]."
+    )
+    (c,) = check_text(claims_library, claim).citations
+    assert c.status == "unsupported" and "says 1, not 4" in c.reason
