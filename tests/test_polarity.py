@@ -267,18 +267,3 @@ def test_trailing_is_the_other_way_round_from_surpassing() -> None:
         conflict_of(fold(german), fold("die Klassifikationsgüte sinkt mit der Vokabulargröße"))
         != ""
     )
-
-
-def test_a_negation_of_another_phrase_is_no_denial() -> None:
-    """'there are no compiled traces yet, so the trace monitor counts ...' denies compiled
-    traces, not the trace monitor a claim speaks of; the same words under the negation still
-    deny ('the root node is not necessary to be a verb')."""
-    passage = (
-        "at the start of execution, there are no compiled traces yet, so the trace monitor "
-        "counts the number of times each loop back edge is executed"
-    )
-    claim = "at the start of execution the trace monitor counts how often each loop back edge runs"
-    assert conflict_of(fold(claim), fold(passage)) == ""
-    assert conflict_of(fold("the trace monitor compiles traces at once"), fold(passage)) != ""
-    root = "the root node of t is not necessary to be a verb, it could be a noun"
-    assert conflict_of(fold("the root node of t is necessary to be a verb"), fold(root)) != ""

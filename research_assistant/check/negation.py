@@ -8,15 +8,9 @@ contradiction that no similarity may override.
 from __future__ import annotations
 
 import re
-from itertools import pairwise
-from typing import TYPE_CHECKING
 
 from research_assistant.check.lexicon import words_of
 from research_assistant.terms import stem
-from research_assistant.text import STOPWORDS
-
-if TYPE_CHECKING:
-    from research_assistant.check.polarity import Reading
 
 __all__ = [
     "NEGATION",
@@ -25,7 +19,6 @@ __all__ = [
     "negated_by",
     "negated_in",
     "negation_word",
-    "said_alike",
 ]
 
 NEGATION = frozenset(
@@ -120,44 +113,3 @@ def negation_word(words: list[str]) -> str:
         if w in _FAIL and words[i + 1 : i + 2] == ["to"]:
             return f"{w} to"
     return "not"
-
-
-def said_alike(claim: Reading, passage: Reading, stems: set[str]) -> set[str]:
-    """Of ``stems`` (negated in the passage, stated in the claim), those the claim uses only in
-    phrases the passage also states outside a negation: "there are no compiled traces yet, so
-    the trace monitor counts ..." denies traces, not the "trace monitor" of a claim. A phrase is
-    two neighbouring content words; in the passage, neither within a negation's reach ("the
-    root node is not necessary to be a verb" states no "necessary verb")."""
-    seq = _phrase_words(passage)
-    phrases = {(a, b) for (a, free_a), (b, free_b) in pairwise(seq) if free_a and free_b}
-    words = [x for x, _ in _phrase_words(claim)]
-    out = set()
-    for s in stems:
-        at = [i for i, x in enumerate(words) if x == s]
-        if at and all(_alike(words, i, phrases) for i in at):
-            out.add(s)
-    return out
-
-
-def _phrase_words(r: Reading) -> list[tuple[str, bool]]:
-    """Content stems in order, each with whether it stands beyond every negation's reach (a
-    denying adjective reaches back as well: "is currently unavailable within R")."""
-    reached: set[int] = set()
-    denials = set()
-    for i, w in enumerate(r.words):
-        if w in NEGATION or w.endswith("n't") or w in _FAIL or w in _DENYING:
-            denials.add(i)
-            back = _SCOPE if w in _DENYING else 0
-            reached.update(range(i - back, i + _SCOPE + 1))
-    out = []
-    for i, (w, x) in enumerate(zip(r.words, r.stems, strict=True)):
-        if i in denials:  # breaks a phrase: "the root node is not necessary"
-            out.append(("not", False))
-        elif w not in STOPWORDS and len(w) > 2:
-            out.append((x, i not in reached))
-    return out
-
-
-def _alike(words: list[str], i: int, phrases: set[tuple[str, str]]) -> bool:
-    before = i > 0 and (words[i - 1], words[i]) in phrases
-    return before or (i + 1 < len(words) and (words[i], words[i + 1]) in phrases)

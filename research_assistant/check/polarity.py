@@ -32,7 +32,6 @@ from research_assistant.check.negation import (
     negated_by,
     negated_in,
     negation_word,
-    said_alike,
 )
 from research_assistant.check.reversal import COMPARATIVES, reversed_sides
 from research_assistant.quantities import NUMBER_WORDS
@@ -270,10 +269,6 @@ def conflict_of(
     shared = claim_stems & passage_stems
     claim_neg = c.negated & shared or c.soft_negated & p.negated & shared
     passage_neg = p.negated & shared or p.soft_negated & c.negated & shared
-    if passage_neg and not claim_neg:  # a phrase the passage also states outside its negation
-        passage_neg -= said_alike(c, p, passage_neg)
-    elif claim_neg and not passage_neg:
-        claim_neg -= said_alike(p, c, claim_neg)
     # the other side denies one of the same words, further from its negation
     if claim_neg and not passage_neg and claim_neg & negated_by(pw, scope=WIDE_SCOPE):
         claim_neg = set()
