@@ -235,6 +235,7 @@ def main() -> None:
         ("held-out v11", labelled_set.HELDOUT_V11),
         ("held-out v12", labelled_set.HELDOUT_V12),
         ("held-out v13", labelled_set.HELDOUT_V13),
+        ("held-out v14", labelled_set.HELDOUT_V14),
     ):
         outcomes = labelled_set.run_set(lib, labelled_set.load_set(path))
         table = labelled_set.accuracy(outcomes)
