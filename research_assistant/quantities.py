@@ -163,6 +163,18 @@ _BETWEEN_WORDS = re.compile(
 _BETWEEN = re.compile(
     r"\bbetween\s+(\d+(?:[.,]\d+)*(?:\^[-+]?\d{1,3})?(?:\s?%)?)\s+and\s+(?=\d)", re.I
 )
+# "0 through 255", "5 thru 10", "from 5 up to 10 layers": a range, as "0 to 255" is read ("up to
+# 10" alone is a bound, "at most 10").
+_THROUGH = re.compile(
+    r"(?<=\d)(\s?%)?\s+(?:through|thru)\s+(?=\d)|(?<=\bfrom\s)(\d+(?:[.,]\d+)*(?:\s?%)?)\s+up\s+to\s+(?=\d)",
+    re.I,
+)
+
+
+def _through(m: re.Match[str]) -> str:
+    return f"{m.group(2)} to " if m.group(2) is not None else f"{m.group(1) or ''} to "
+
+
 # "4 out of the 6 participants": the evidence also states the share (66.7 %).
 # A claim's "9 out of 10 users" is read as the share only (``out`` present).
 _OUT_OF = re.compile(
@@ -203,6 +215,8 @@ def _normalise(text: str, small_words: bool = False) -> str:
         )
     text = german_in_digits(text, small_words)
     text = _BETWEEN.sub(r"between \1 to ", text)
+    if "thr" in text or " up to " in text:
+        text = _THROUGH.sub(_through, text)
     return _SPLIT_SCALE.sub(lambda m: _scaled(m.group(1), float(m.group(2))), text)
 
 

@@ -436,3 +436,22 @@ def test_a_range_of_powers_of_ten() -> None:
     assert (e.low, e.high) == (10, 100)
     (c,) = quantities("typically holds between 10 and 100 entries")
     assert agree(c, e)
+
+
+@pytest.mark.parametrize(
+    ("text", "low", "high"),
+    [
+        ("the 8-bit values 0 through 255", 0.0, 255.0),
+        ("5 thru 10 layers", 5.0, 10.0),
+        ("ranging from 5 up to 10 layers", 5.0, 10.0),
+        ("10% through 20% of the pages", 10.0, 20.0),
+    ],
+)
+def test_through_and_from_up_to_make_a_range(text: str, low: float, high: float) -> None:
+    (q,) = [q for q in quantities(text) if q.low < q.high]
+    assert (q.low, q.high) == (low, high)
+
+
+def test_up_to_alone_is_a_bound() -> None:
+    (q,) = quantities("up to 10 layers")
+    assert q.low == q.high == 10.0 and q.bound == "<"
