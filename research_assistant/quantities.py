@@ -145,6 +145,26 @@ NUMBER_WORDS = frozenset(
 _DECIMAL_COMMA = re.compile(
     r"(?<![\d,.])(\d+),(\d{1,2})(?![\d,])(?=\s?(?:[×x*·]\s?10|%|(?:Millionen|Milliarden|Mio|Mrd)\b))"
 )
+# Separators that leave no doubt: "1,000.5" and "1.000,5" (thousands grouped one way, a decimal
+# mark the other), "1.234.567" (two or more groups), "0,25" (a leading zero groups nothing).
+# "2.500" alone stays as written (2.5 in English, 2500 in German), and so does a list ("k=0,1,...").
+# Rewritten as plain digits.
+_GROUPED = re.compile(
+    r"(?<![\d.,])(?:(?P<en>\d{1,3}(?:,\d{3})+\.\d+)|(?P<eu>\d{1,3}(?:\.\d{3})+,\d+)"
+    r"|(?P<dots>\d{1,3}(?:\.\d{3}){2,})|(?P<zero>0,\d+(?!,)))(?![\d]|[.,]\d)"
+)
+
+
+def _ungrouped(m: re.Match[str]) -> str:
+    if m["en"]:
+        return m["en"].replace(",", "")
+    if m["eu"]:
+        return m["eu"].replace(".", "").replace(",", ".")
+    if m["dots"]:
+        return m["dots"].replace(".", "")
+    return m["zero"].replace(",", ".")
+
+
 # "forty-five-minute": a number word joined to its unit, which alpha2digit does not read.
 _ONE_WORD = "(?:" + "|".join(sorted(NUMBER_WORDS)) + ")"
 _WORD_UNIT = re.compile(
@@ -192,6 +212,8 @@ def _part_of(m: re.Match[str]) -> float | None:
 def _normalise(text: str, small_words: bool = False) -> str:
     text = _FLAT_POWER.sub(r"10^-\1", unicodedata.normalize("NFC", text)).translate(_MINUS)
     text = _DECIMAL_COMMA.sub(r"\1.\2", text)
+    if "," in text or text.count(".") > 1:
+        text = _GROUPED.sub(_ungrouped, text)
     if "-" in text:
         text = _WORD_UNIT.sub(r"\1 ", text)
     text = _ONE_IN.sub(lambda m: share_text(100 / int(m.group(1))), text)

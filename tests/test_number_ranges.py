@@ -1,5 +1,6 @@
-"""A single number inside a range the paper gives is not stated where the paper names another
-single number in its place ("convalg is between 1-4 ... convalg=1 is the default")."""
+"""Numbers against ranges and grouped digits: a single number inside a range the paper gives is
+not stated where the paper names another single number in its place ("convalg is between 1-4 ...
+convalg=1 is the default"); "73,367.57" is one number."""
 
 from __future__ import annotations
 
@@ -32,3 +33,18 @@ def test_a_default_inside_the_allowed_range_is_caught_on_the_corpus(
     )
     (c,) = check_text(claims_library, claim).citations
     assert c.status == "unsupported" and "says 1, not 4" in c.reason
+
+
+def test_a_grouped_decimal_of_the_paper_is_one_value_on_the_corpus(
+    claims_library: Library,
+) -> None:
+    """The paper prints "xB = 73,367.57": read as 73 and 367.57 before, so that a claim writing
+    73367.57 was told "the paper says 759.76"."""
+    claim = (
+        "In their figure 3, the range shown goes from xB = {} to xB = 40759.76 "
+        "[Rodriguez Montoya and Matos Chassin, 2009]."
+    )
+    (c,) = check_text(claims_library, claim.format("73367.57")).citations
+    assert c.status == "verified", c.reason
+    (c,) = check_text(claims_library, claim.format("73376.57")).citations
+    assert c.status == "unsupported" and "says 73367.57, not 73376.57" in c.reason

@@ -455,3 +455,26 @@ def test_through_and_from_up_to_make_a_range(text: str, low: float, high: float)
 def test_up_to_alone_is_a_bound() -> None:
     (q,) = quantities("up to 10 layers")
     assert q.low == q.high == 10.0 and q.bound == "<"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("xB = 73,367.57 to xB = 40,759.76", 73367.57),  # English: thousands, then a decimal
+        ("der Wert 1.000,5", 1000.5),  # German: the other way round
+        ("12.345,67 EUR", 12345.67),
+        ("1.234.567 Einwohner", 1234567.0),  # two groups: thousands
+        ("nach 0,25 s", 0.25),  # a leading zero groups nothing
+    ],
+)
+def test_unambiguous_separators_are_read_as_one_value(text: str, value: float) -> None:
+    assert quantities(text)[0].value == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [("k=0,1,...,n", [0.0, 1.0]), ("values 1,2,3", [1.0, 2.0, 3.0]), ("2.500 Knoten", [])],
+)
+def test_lists_and_ambiguous_groups_are_not_joined(text: str, values: list[float]) -> None:
+    """A list stays its numbers; "2.500" is 2.5 in English and 2500 in German: not read."""
+    assert [q.value for q in quantities(text)] == values
