@@ -300,6 +300,7 @@ def _quantity(text: str, m: re.Match[str]) -> Quantity | None:
         and _HEADING.search(text, max(0, m.start() - 8), m.start())
         and re.match(r"\s[A-Z][a-z]", text[m.end() : m.end() + 3])
         and "," not in m.group()
+        and "^" not in m.group()  # "2.5 × 10^4 Kanten" opening a text is no heading
         and len(m.group("num").partition(".")[0]) <= 2
         and not ((u := _UNIT_WORD.match(text, m.end())) and unit_of(u.group(1)))
     ):  # "5 Performance" opening a line: a heading ("4.5 Gyr ago" is no heading)

@@ -478,3 +478,9 @@ def test_unambiguous_separators_are_read_as_one_value(text: str, value: float) -
 def test_lists_and_ambiguous_groups_are_not_joined(text: str, values: list[float]) -> None:
     """A list stays its numbers; "2.500" is 2.5 in English and 2500 in German: not read."""
     assert [q.value for q in quantities(text)] == values
+
+
+def test_a_power_of_ten_opening_a_text_is_no_heading() -> None:
+    """A German noun after it is capitalised ("2.5 × 10^4 Kanten"): no "5 Performance"."""
+    assert [q.value for q in quantities("2.5 × 10^4 Kanten")] == [25000.0]
+    assert quantities("5 Performance") == ()

@@ -166,3 +166,10 @@ def test_acronyms_the_claim_or_the_paper_spells_out() -> None:
     assert set(aliases) == {"ulbdm"}
     assert mentioned("English-Italian", paper)
     assert not mentioned("English-German", paper)
+
+
+def test_a_german_scale_word_is_a_number_not_a_name() -> None:
+    """German capitalises nouns: "19 Tausend" is 19,000, not a name the paper must use."""
+    names = names_in("Der Graph hat 8,07 · 10^5 Knoten, von denen etwa 19 Tausend beschriftet sind")
+    assert "Tausend" not in names and "Knoten" in names
+    assert "Millionen" not in names_in("Das Korpus umfasst 2 Millionen Wörter")

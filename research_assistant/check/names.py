@@ -16,7 +16,9 @@ _NOT_NAMES = frozenset(
     "the a an this that these those we our in on at for with by from as it its they their "
     "however moreover furthermore thus therefore although while when where which because since "
     "table figure fig section eq equation appendix january february march april may june july "
-    "august september october november december i ii iii iv and or but if".split()
+    "august september october november december i ii iii iv and or but if "
+    # German scale words, capitalised as nouns are: "19 Tausend" is a number, read as one
+    "hundert tausend million millionen milliarde milliarden billion billionen mio mrd".split()
 )
 # ... and codes of a capital and digits ("W84", "H100", "T5"): a changed code is a changed name
 _NAME = re.compile(
