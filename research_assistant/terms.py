@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import chain
 
 import Stemmer
@@ -104,3 +104,25 @@ def term_list(text: str) -> list[str]:
 def terms(text: str) -> frozenset[str]:
     """The distinct stemmed content terms of ``text``."""
     return frozenset(_all_terms(text))
+
+
+# The function words of French, German, Spanish and Italian: a question or claim in one of
+# those languages, read against an English library, would weigh them most of all (they are rare
+# or absent) and no sentence could cover them; against a German paper they match every sentence.
+# fmt: off
+FOREIGN_FUNCTION_WORDS = frozenset(term_list(
+    "le la les de des du un une et est sont que qui quel quelle quels quelles dans pour par "
+    "sur avec selon ce cette ces ils elle elles au aux ou où comment pourquoi quand ne pas "
+    "son sa ses leur leurs der die das den dem des ein eine einen einem einer und ist sind "
+    "wie welche welcher welches wer wo warum mit von zu im auf für bei aus nach über el los "
+    "las del unos unas es son qué cuál cuáles cómo por para con sobre al se su sus lo il lo "
+    "gli di della dei è sono che quale come nel peut peuvent pourrait pourraient doit doivent "
+    "kann können wird werden wurde wurden puede pueden podría podrían può possono"
+))
+# fmt: on
+FOREIGN_WORDS = 3  # a text with this many of those is not in English
+
+
+def foreign(found: Iterable[str]) -> bool:
+    """Whether terms (of a question or claim) are those of a text not in English."""
+    return len(FOREIGN_FUNCTION_WORDS.intersection(found)) >= FOREIGN_WORDS

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from research_assistant.answer.bib_filters import BibFilters, bib_filters
-from research_assistant.terms import term_list
+from research_assistant.terms import FOREIGN_FUNCTION_WORDS, foreign, term_list
 from research_assistant.text import STOPWORDS
 
 __all__ = [
@@ -35,19 +35,8 @@ _ASKING = frozenset(term_list(
     "articles find found report reported discuss discusses study studies work works "
     "publication publications present presents"
 ))
-# The function words of French, German, Spanish and Italian questions: in an English library
-# they are rare or absent, so they would weigh most of all and no sentence could cover them.
-_FOREIGN = frozenset(term_list(
-    "le la les de des du un une et est sont que qui quel quelle quels quelles dans pour par "
-    "sur avec selon ce cette ces ils elle elles au aux ou où comment pourquoi quand ne pas "
-    "son sa ses leur leurs der die das den dem des ein eine einen einem einer und ist sind "
-    "wie welche welcher welches wer wo warum mit von zu im auf für bei aus nach über el los "
-    "las del unos unas es son qué cuál cuáles cómo por para con sobre al se su sus lo il lo "
-    "gli di della dei è sono che quale come nel peut peuvent pourrait pourraient doit doivent "
-    "kann können wird werden wurde wurden puede pueden podría podrían può possono"
-))
 # fmt: on
-FOREIGN_WORDS = 3  # a question with this many of those is not in English
+_FOREIGN = FOREIGN_FUNCTION_WORDS
 # After "what/which ... <measure word>": the measure word names the value asked for only when
 # a verb or a function word follows it; before another noun it qualifies that noun ("Which
 # mass spectrometer was used?", "Which error function ...": a thing, not a value).
@@ -345,7 +334,7 @@ def analyse(question: str, history_questions: Sequence[str] = ()) -> Asked:
         counted=counted(question),
         units=units_asked(question),
         rate=bool(RATE.search(question)),
-        foreign=len(set(term_list(question)) & _FOREIGN) >= FOREIGN_WORDS,
+        foreign=foreign(term_list(question)),
         library=library_ask(question),
         focus=focus(question),
     )

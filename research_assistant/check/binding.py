@@ -21,7 +21,7 @@ from itertools import combinations
 from typing import Protocol, TypeVar
 
 from research_assistant.check.quantifier import contradicted
-from research_assistant.terms import term_list
+from research_assistant.terms import FOREIGN_FUNCTION_WORDS, term_list
 from research_assistant.text import LINE_HYPHEN, fold
 
 __all__ = ["clauses", "crossed", "exchanged", "settle", "window_conflict"]
@@ -104,7 +104,9 @@ def crossed(claim: str, passage: str) -> tuple[str, str, str, str] | None:
     if not ps:
         return None
     shared = set().union(*cs) & set().union(*ps)
-    shared = {t for t in shared if len(t) > 1 and not t.isdigit()}
+    shared = {
+        t for t in shared if len(t) > 1 and not t.isdigit() and t not in FOREIGN_FUNCTION_WORDS
+    }  # "mit" and "auf" bind nothing
     if len(shared) < 4:
         return None
     claim_pairs, passage_pairs = _pairs(cs, shared), _pairs(ps, shared)

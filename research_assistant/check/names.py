@@ -26,15 +26,25 @@ _NAME = re.compile(
 )
 
 
+# German function words: a claim with this many of them capitalises every noun
+_GERMAN = frozenset(
+    "der die das den dem des und ist sind wurde wurden mit von auf für nicht".split()
+)
+_GERMAN_WORDS = 3
+
+
 def names_in(claim: str) -> tuple[str, ...]:
-    """Names the claim uses (systems, methods, places, people; not its sentence opener)."""
+    """Names the claim uses (systems, methods, places, people; not its sentence opener). In a
+    German claim, where every noun has a capital ("Laufzeit", "Abfolge"), only a word with a
+    capital past its first letter or a digit is a name ("DYCOS", "CORA-Datensatz", "v4")."""
     out = []
     units: list[str] | None = None  # the units the number reader reads in the claim
+    german = len(_GERMAN.intersection(claim.lower().split())) >= _GERMAN_WORDS
     for m in _NAME.finditer(claim):
         word = m.group()
         starts_sentence = m.start() == 0 or claim[: m.start()].rstrip().endswith((".", ":", "!"))
         mixed = any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word)
-        if word.lower() in _NOT_NAMES or (starts_sentence and not mixed):
+        if word.lower() in _NOT_NAMES or ((starts_sentence or german) and not mixed):
             continue
         if is_unit(word):
             if units is None:
