@@ -85,7 +85,8 @@ _TOKEN = re.compile(
     rf"(?<![\w.^/@])(?<![^\W\d_]-)(?P<num>{_NUM})"
     r"(?:(?P<sci>\s?[×x*·]\s?10\^?(?P<exp1>[-+]?\d+(?:\.\d+)?))|[eE](?P<exp2>[-+]?\d{1,3})\b"
     r"|\^(?P<pow>[-+]?\d+(?:\.\d+)?))?"
-    rf"(?:(?:x|\s?%)?\s?(?:-|to)\s?(?P<hi>{_NUM})(?!\d|,\d)(?:\^(?P<hipow>[-+]?\d{{1,3}})(?![\d.]))?)?"
+    rf"(?:(?:x|\s?%)?\s?(?:-|to)\s?(?P<hi>{_NUM})(?!\d|,\d)(?:\^(?P<hipow>[-+]?\d{{1,3}})(?![\d.]))?"
+    r"(?:\s?[×x*·]\s?10\^?(?P<hiexp>[-+]?\d+(?:\.\d+)?))?)?"
     r"(?:\s?±\s?(?P<pm>\d+(?:\.\d+)?))?"
     r"(?P<suffix>[kKMB](?![\w]))?"
 )
@@ -181,7 +182,9 @@ _BETWEEN_WORDS = re.compile(
 )
 # "between 0.1 and 0.2 Tbps": a range, as "0.1 to 0.2 Tbps" is read.
 _BETWEEN = re.compile(
-    r"\bbetween\s+(\d+(?:[.,]\d+)*(?:\^[-+]?\d{1,3})?(?:\s?%)?)\s+and\s+(?=\d)", re.I
+    r"\bbetween\s+(\d+(?:[.,]\d+)*(?:\^[-+]?\d{1,3}|\s?[×x*·]\s?10\^?[-+]?\d{1,3})?(?:\s?%)?)"
+    r"\s+and\s+(?=\d)",
+    re.I,
 )
 # "0 through 255", "5 thru 10", "from 5 up to 10 layers": a range, as "0 to 255" is read ("up to
 # 10" alone is a bound, "at most 10").
@@ -327,6 +330,12 @@ def _quantity(text: str, m: re.Match[str]) -> Quantity | None:
         hi = float(m.group("hi").replace(",", "").replace(" ", ""))
         if m.group("hipow") is not None:  # "10^1 - 10^2": a range of powers
             hi = hi ** float(m.group("hipow"))
+        if m.group("hiexp") is not None:  # "0.3x10^-27 to 1.1x10^-27"; "0.3-1.1 × 10^-27":
+            scale = 10 ** float(m.group("hiexp"))  # the power scales both ends
+            hi *= scale
+            if exp is None and m.group("pow") is None:
+                value, tol = value * scale, tol * scale
+                low = high = value
         if hi > value:
             high = hi
     if m.group("pm"):

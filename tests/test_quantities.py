@@ -484,3 +484,16 @@ def test_a_power_of_ten_opening_a_text_is_no_heading() -> None:
     """A German noun after it is capitalised ("2.5 × 10^4 Kanten"): no "5 Performance"."""
     assert [q.value for q in quantities("2.5 × 10^4 Kanten")] == [25000.0]
     assert quantities("5 Performance") == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "from 0.3x10^-27 to 1.1x10^-27",
+        "between 0.3x10^-27 and 1.1x10^-27",
+        "0.3–1.1 × 10^-27",  # the power after the range scales both ends
+    ],
+)
+def test_a_range_in_scientific_notation(text: str) -> None:
+    (q,) = quantities(text)
+    assert (q.low, q.high) == (pytest.approx(3e-28), pytest.approx(1.1e-27))
