@@ -61,10 +61,18 @@ def agree(claim: Quantity, evidence: Quantity) -> bool:
             values.append(evidence.value * claim.scale + claim.offset)
         else:
             values.append((evidence.value - evidence.offset) / evidence.scale)
-    if claim.low < claim.high:  # a range agrees with the same range only
+    if claim.low < claim.high:  # a range agrees with the same range only, and a vague amount
+        # ("several thousand users", about 2,000 to 9,000) with a value inside it too
+        if claim.approx and evidence.low == evidence.high:
+            return any(claim.low <= v <= claim.high for v in values)
+        if claim.approx and evidence.approx:  # "several thousand" and "thousands"
+            inner, outer = sorted((claim, evidence), key=lambda q: q.high - q.low)
+            return outer.low <= inner.low and inner.high <= outer.high
         return _close(claim.low, evidence.low, slack) and _close(claim.high, evidence.high, slack)
+    # a vague amount's ends are no values it states ("thousands": not 1,000)
+    vague = evidence.approx and evidence.low < evidence.high
     for v in values:
-        if _close(claim.value, v, slack):
+        if not vague and _close(claim.value, v, slack):
             return True
         if (
             evidence.low < evidence.high

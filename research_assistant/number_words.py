@@ -248,3 +248,37 @@ _VALUE_WORDS = re.compile(
 def word_values(text: str) -> str:
     """``text`` with the words of WORD_VALUES as the number reader reads them."""
     return _VALUE_WORDS.sub(lambda m: WORD_VALUES[m.group(1).lower()], text)
+
+
+# Vague amounts, as the ranges they span: "several thousand users" is 2,000 to 9,000 (not the
+# 1,000 that reading "thousand" alone gave: a claim of 1,000 agreed with it), "tens of
+# thousands" 10,000 to 99,000, "hundreds of" 100 to 999, "dozens of" 24 to 99. Written "about
+# ... to ...": an approximate range, which a value inside it states (``agreement.agree``).
+_SCALE_WORDS = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
+_VAGUE = re.compile(
+    r"\b(?:several|a\s+few|many)\s+(hundred|thousand|million|billion)s?\b(?!\s+and\b)"
+    r"|\b(tens|hundreds)\s+of\s+(thousands|millions|billions)\b"
+    r"|\b(hundreds|thousands|millions|billions|dozens)\s+of\b",
+    re.I,
+)
+
+
+def _vague(m: re.Match[str]) -> str:
+    if m.group(1):  # "several thousand"
+        scale = _SCALE_WORDS[m.group(1).lower()]
+        return f"about {2 * scale} to {9 * scale}"
+    if m.group(2):  # "tens of thousands"
+        scale = _SCALE_WORDS[m.group(3).lower()[:-1]] * (
+            10 if m.group(2).lower() == "tens" else 100
+        )
+        return f"about {scale} to {10 * scale - scale // 10}"
+    word = m.group(4).lower()
+    if word == "dozens":
+        return "about 24 to 99 of"
+    scale = _SCALE_WORDS[word[:-1]]
+    return f"about {scale} to {10 * scale - 1} of"
+
+
+def vague_amounts(text: str) -> str:
+    """The vague amounts of ``text`` written as approximate ranges."""
+    return _VAGUE.sub(_vague, text)

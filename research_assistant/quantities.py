@@ -27,6 +27,7 @@ from research_assistant.number_words import (
     multiples,
     share_text,
     shares_and_multiples,
+    vague_amounts,
     word_values,
 )
 from research_assistant.units import UNITS, offset_of, unit_of
@@ -198,6 +199,7 @@ def _through(m: re.Match[str]) -> str:
     return f"{m.group(2)} to " if m.group(2) is not None else f"{m.group(1) or ''} to "
 
 
+_VAGUE_WORD = re.compile(r"(?i)hundred|thousand|million|billion|dozens")
 # "4 out of the 6 participants": the evidence also states the share (66.7 %).
 # A claim's "9 out of 10 users" is read as the share only (``out`` present).
 _OUT_OF = re.compile(
@@ -224,6 +226,8 @@ def _normalise(text: str, small_words: bool = False) -> str:
     if "{" in text or "\\" in text:  # LaTeX: "3.5 \times 10^{6}", "10^{-3}"
         text = _LATEX_POWER.sub(r"^\1", text.replace("\\times", "×").replace("\\cdot", "·"))
     text = shares_and_multiples(text)
+    if _VAGUE_WORD.search(text):
+        text = vague_amounts(text)
     text = word_values(text)
     text = _FRACTION.sub(_fraction, text)
     text = multiples(re.sub(r"(?<=\w)-fold\b", " fold", text))
@@ -274,6 +278,7 @@ def quantities(text: str, *, small_words: bool = False) -> tuple[Quantity, ...]:
         not NUMBER_WORDS & set(_LETTERS.findall(lower := text.lower()))
         and not GERMAN_NUMBER.search(text)
         and "fold" not in lower
+        and not _VAGUE_WORD.search(lower)
     ):
         return ()  # most sentences: no digit, no number word (the passes below cost ~100 µs)
     norm = _normalise(text, small_words)

@@ -48,3 +48,16 @@ def test_a_grouped_decimal_of_the_paper_is_one_value_on_the_corpus(
     assert c.status == "verified", c.reason
     (c,) = check_text(claims_library, claim.format("73376.57")).citations
     assert c.status == "unsupported" and "says 73367.57, not 73376.57" in c.reason
+
+
+def test_thousands_of_machines_is_no_thousand_on_the_corpus(claims_library: Library) -> None:
+    """MapReduce "processes many terabytes of data on thousands of machines"."""
+    claim = (
+        "A typical MapReduce computation processes many terabytes of data on {} machines "
+        "[Dean and Ghemawat, 2004]."
+    )
+    for amount in ("thousands of", "several thousand"):
+        (c,) = check_text(claims_library, claim.format(amount)).citations
+        assert c.status == "verified", (amount, c.reason)
+    (c,) = check_text(claims_library, claim.format("1,000")).citations
+    assert c.status == "unsupported"

@@ -497,3 +497,34 @@ def test_a_power_of_ten_opening_a_text_is_no_heading() -> None:
 def test_a_range_in_scientific_notation(text: str) -> None:
     (q,) = quantities(text)
     assert (q.low, q.high) == (pytest.approx(3e-28), pytest.approx(1.1e-27))
+
+
+@pytest.mark.parametrize(
+    ("text", "low", "high"),
+    [
+        ("several thousand users", 2000.0, 9000.0),
+        ("a few hundred runs", 200.0, 900.0),
+        ("tens of thousands of nodes", 10000.0, 99000.0),
+        ("thousands of machines", 1000.0, 9999.0),
+        ("dozens of runs", 24.0, 99.0),
+    ],
+)
+def test_a_vague_amount_is_an_approximate_range(text: str, low: float, high: float) -> None:
+    (q,) = quantities(text)
+    assert (q.low, q.high, q.approx) == (low, high, True)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "agrees"),
+    [
+        ("several thousand users", "5,000 users", True),  # vaguer than the paper, and true
+        ("5,000 users", "several thousand users", False),  # the paper states no such value
+        ("1,000 users", "several thousand users", False),  # (it was read as 1,000 before)
+        ("several thousand machines", "thousands of machines", True),
+        ("hundreds of papers", "1,200 papers", False),
+    ],
+)
+def test_vague_amounts_agree_with_what_lies_inside_them(
+    claim: str, evidence: str, agrees: bool
+) -> None:
+    assert agree(quantities(claim)[0], quantities(evidence)[0]) is agrees
