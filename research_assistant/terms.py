@@ -21,7 +21,7 @@ import Stemmer
 
 from research_assistant.text import LINE_HYPHEN, STOPWORDS, fold
 
-__all__ = ["stem", "term_list", "terms"]
+__all__ = ["FOREIGN_FUNCTION_WORDS", "FOREIGN_WORDS", "foreign", "stem", "term_list", "terms"]
 
 _WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
 # British -> American endings; only consistency matters, both sides go through the same map.

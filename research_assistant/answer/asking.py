@@ -36,7 +36,6 @@ _ASKING = frozenset(term_list(
     "publication publications present presents"
 ))
 # fmt: on
-_FOREIGN = FOREIGN_FUNCTION_WORDS
 # After "what/which ... <measure word>": the measure word names the value asked for only when
 # a verb or a function word follows it; before another noun it qualifies that noun ("Which
 # mass spectrometer was used?", "Which error function ...": a thing, not a value).
@@ -188,7 +187,7 @@ class Asked:
 
 def question_terms(question: str) -> tuple[str, ...]:
     asking = {t for m in _HOW.finditer(question) for t in term_list(m.group(1))}
-    skip = _ASKING | _FOREIGN | asking
+    skip = _ASKING | FOREIGN_FUNCTION_WORDS | asking
     return tuple(dict.fromkeys(t for t in term_list(question) if t not in skip))
 
 
@@ -271,7 +270,9 @@ def focus(question: str) -> tuple[str, ...]:
         if word.lower() in STOPWORDS or (german and not word[:1].isupper()):
             break
         found = term_list(word) if "-" not in word else []
-        if found and found[0] in _FOREIGN:  # "Welche Eigenschaft von ...": ends at "von"
+        if (
+            found and found[0] in FOREIGN_FUNCTION_WORDS
+        ):  # "Welche Eigenschaft von ...": ends at "von"
             break
         if found and found[0] not in _MEASURE_WORDS and found[0] not in _ASKING:
             out.append(found[0])
