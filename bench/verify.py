@@ -236,6 +236,7 @@ def main() -> None:
         ("held-out v12", labelled_set.HELDOUT_V12),
         ("held-out v13", labelled_set.HELDOUT_V13),
         ("held-out v14", labelled_set.HELDOUT_V14),
+        ("held-out v15", labelled_set.HELDOUT_V15),
     ):
         outcomes = labelled_set.run_set(lib, labelled_set.load_set(path))
         table = labelled_set.accuracy(outcomes)

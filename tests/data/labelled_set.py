@@ -44,6 +44,7 @@ HELDOUT_V11 = DATA / "heldout" / "claims_v11.jsonl"  # the eleventh (heldout/CLA
 HELDOUT_V12 = DATA / "heldout" / "claims_v12.jsonl"  # the twelfth (heldout/CLAIMS_V12.md)
 HELDOUT_V13 = DATA / "heldout" / "claims_v13.jsonl"  # the fourteenth session's (CLAIMS_V13.md)
 HELDOUT_V14 = DATA / "heldout" / "claims_v14.jsonl"  # the fifteenth session's (CLAIMS_V14.md)
+HELDOUT_V15 = DATA / "heldout" / "claims_v15.jsonl"  # its second (CLAIMS_V15.md)
 # The first five held-out claim sets, retired to development in the twelfth session (read and
 # tuned on from then; heldout/README.md): their figures are in-sample from that session on.
 RETIRED = (HELDOUT, HELDOUT_V2, HELDOUT_V3, HELDOUT_V4, HELDOUT_V5)
