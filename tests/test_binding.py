@@ -77,6 +77,21 @@ from research_assistant.terms import stem
             "the contents of the line.",
             False,
         ),
+        # a bound is a role of its own: "> 23" and "< 23" exchanged between two clauses
+        (
+            "The DECam result and the re-detection estimates agree well for H > 23 and diverge "
+            "only for H < 23.",
+            "Our result agrees moderately well with these re-detection results for H < 23, but "
+            "the two results diverge for H > 23, where their number of re-detections is small.",
+            True,
+        ),
+        (
+            "The DECam result and the re-detection estimates agree well for H < 23 and diverge "
+            "for H > 23.",
+            "Our result agrees moderately well with these re-detection results for H < 23, but "
+            "the two results diverge for H > 23, where their number of re-detections is small.",
+            False,
+        ),
         # German function words bind nothing (this read as "mit" with "auf" exchanged)
         (
             "DYCOS benötigte auf einem einzelnen Kern eines Xeon-Servers mit 2.5 GHz für DBLP "
@@ -145,3 +160,9 @@ def test_settle_reads_the_span_to_show_and_picks_again() -> None:
     got = settle([crossed_span, clean], claim, pick, lambda s, why: replace(s, conflict=why))
     assert got == clean and len(read) == 2
     assert window_conflict(claim, crossed_span.span).startswith("binding")
+
+
+def test_a_bound_is_quoted_as_written() -> None:
+    claim = "The results agree for H > 23, and they diverge for H < 23."
+    passage = "The results agree for H < 23, and they diverge for H > 23."
+    assert exchanged(claim, passage) == "binding: > 23~agree, < 23~diverge"

@@ -47,8 +47,23 @@ _SLASHED = re.compile(r"[^\W_]+(?:/[^\W_]+)+")
 _GUARD = 3
 
 
+# "for H > 23": a bound is a role word of its own ("above23"), so that "agree for H > 23 and
+# diverge for H < 23" is read as two roles exchanged against "agree for H < 23 ... diverge for H > 23"
+_BOUND = re.compile(r"(?:[<≤]|(?<![-<])>|≥)\s?(\d+(?:\.\d+)?)")
+
+
+def _bound(m: re.Match[str]) -> str:
+    side = "below" if m.group(0)[0] in "<≤" else "above"
+    return f" {side}{m.group(1).replace('.', 'p')} "
+
+
 def _clean(text: str) -> str:
-    return _ASIDE.sub(" ", fold(LINE_HYPHEN.sub("", text)).replace("\n", " "))
+    cleaned = _ASIDE.sub(" ", fold(LINE_HYPHEN.sub("", text)).replace("\n", " "))
+    return (
+        _BOUND.sub(_bound, cleaned)
+        if "<" in cleaned or ">" in cleaned or "≤" in cleaned or "≥" in cleaned
+        else cleaned
+    )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -139,8 +154,15 @@ def exchanged(claim: str, passage: str) -> str:
 
 
 def _surface(text: str, term: str) -> str:
-    """The word of ``text`` as written whose term is ``term``: explanations quote words."""
+    """The word of ``text`` as written whose term is ``term``: explanations quote words (a
+    bound as its sign and number: "> 23")."""
+    bound = _BOUND_TERM.fullmatch(term)
+    if bound:
+        return f"{'<' if bound.group(1) == 'below' else '>'} {bound.group(2).replace('p', '.')}"
     return next((w for w in _WORD.findall(text) if term in term_list(w)), term)
+
+
+_BOUND_TERM = re.compile(r"(below|above)(\d+(?:p\d+)?)")
 
 
 def window_conflict(claim: str, span: str) -> str:
