@@ -268,3 +268,18 @@ def test_trailing_is_the_other_way_round_from_surpassing() -> None:
         conflict_of(fold(german), fold("die Klassifikationsgüte sinkt mit der Vokabulargröße"))
         != ""
     )
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage"),
+    [
+        (
+            "As the input is continuous, the problem was modeled as a classification task",
+            "As the input is continuous, the problem was modeled as a regression task.",
+        ),
+        ("The model uses an encoder network here", "The model uses a decoder network here."),
+    ],
+)
+def test_exclusive_alternatives_of_a_task_contradict(claim: str, passage: str) -> None:
+    """One kind of task or component said for the other changes the finding."""
+    assert conflict_of(fold(claim), fold(passage)).startswith("direction")

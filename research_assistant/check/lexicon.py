@@ -136,6 +136,8 @@ _EXCLUSIVE = [
     ("second", "third"), ("second", "last"), ("input", "output"), ("train", "test"),
     ("training", "test"), ("prefix", "suffix"), ("left", "right"),
     ("generative", "discriminative"), ("precision", "recall"),
+    ("classification", "regression"), ("encoder", "decoder"), ("static", "dynamic"),
+    ("online", "offline"), ("synchronous", "asynchronous"),
 ]  # fmt: skip
 # Adjectives compared by -er/-est (made by rule below), and the irregular ones.
 _ADJECTIVES = frozenset(
