@@ -278,8 +278,13 @@ def test_trailing_is_the_other_way_round_from_surpassing() -> None:
             "As the input is continuous, the problem was modeled as a regression task.",
         ),
         ("The model uses an encoder network here", "The model uses a decoder network here."),
+        (
+            "This trade off was chosen because exceptions are ubiquitous in JavaScript",
+            "This design trade off was chosen, because exceptions are usually rare in JavaScript.",
+        ),
     ],
 )
 def test_exclusive_alternatives_of_a_task_contradict(claim: str, passage: str) -> None:
-    """One kind of task or component said for the other changes the finding."""
+    """One kind of task or component said for the other changes the finding; "ubiquitous" is
+    the other pole of "rare"."""
     assert conflict_of(fold(claim), fold(passage)).startswith("direction")

@@ -104,7 +104,7 @@ _SCALES = [
     ("hot warm", "cold cool"),
     ("easy simple", "hard difficult complex"),
     ("cheap", "expensive costly"),
-    ("common frequent", "rare"),
+    ("common frequent ubiquitous widespread prevalent", "rare"),
     ("young", "old"),
     ("upper", "lower"),
     ("explicit", "implicit"),
@@ -136,8 +136,7 @@ _EXCLUSIVE = [
     ("second", "third"), ("second", "last"), ("input", "output"), ("train", "test"),
     ("training", "test"), ("prefix", "suffix"), ("left", "right"),
     ("generative", "discriminative"), ("precision", "recall"),
-    ("classification", "regression"), ("encoder", "decoder"), ("static", "dynamic"),
-    ("online", "offline"), ("synchronous", "asynchronous"),
+    ("classification", "regression"), ("encoder", "decoder"), ("synchronous", "asynchronous"),
 ]  # fmt: skip
 # Adjectives compared by -er/-est (made by rule below), and the irregular ones.
 _ADJECTIVES = frozenset(
