@@ -288,3 +288,11 @@ def test_exclusive_alternatives_of_a_task_contradict(claim: str, passage: str) -
     """One kind of task or component said for the other changes the finding; "ubiquitous" is
     the other pole of "rare"."""
     assert conflict_of(fold(claim), fold(passage)).startswith("direction")
+
+
+def test_lagging_behind_says_the_other_way_of_outperforming() -> None:
+    """'lags behind X' qualifies X (the particle is no head of its own)."""
+    claim = "the CRF approach lags behind generative learning on image restoration tasks"
+    passage = "the CRF approach can outperform generative learning on image restoration tasks"
+    assert conflict_of(fold(claim), fold(passage)) == "direction: lag vs outperform"
+    assert conflict_of(fold(claim), fold(claim.replace("lags", "falls"))) == ""

@@ -265,8 +265,12 @@ PHRASAL = {
     ("ramp", "up"): "increase",
     ("push", "up"): "increase",
     ("bring", "down"): "decrease",
+    ("lag", "behind"): "lag",  # "lags behind X": what it qualifies is X, not "behind"
+    ("fall", "behind"): "lag",
+    ("fell", "behind"): "lag",
+    ("trail", "behind"): "lag",
 }
-PARTICLES = frozenset({"up", "down"})
+PARTICLES = frozenset({"up", "down", "behind"})
 
 
 # Opposites by form. "in-" and its kin negate adjectives only ("inform" is not "not form").
