@@ -10,6 +10,8 @@ import re
 
 from text_to_num import alpha2digit
 
+from research_assistant.terms import german
+
 __all__ = [
     "DENOMINATORS",
     "GERMAN_NUMBER",
@@ -75,13 +77,6 @@ def fractions_as_shares(text: str) -> str:
     return _FRACTION_WORDS.sub(_fraction_words, text)
 
 
-# A German sentence ("unter fünfundzwanzig Sekunden"): its number words are read in German.
-_GERMAN = re.compile(
-    r"\b(?:der|die|das|und|mit|für|ist|wurde|wurden|nicht|eine?|einer|auf|bei|wird|werden|"
-    r"sind|den|dem|des|unter|über|sowie|betrug|beträgt)\b",
-    re.I,
-)
-_GERMAN_WORDS = 3
 GERMAN_NUMBER = re.compile(
     r"(?:eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|zwanzig|dreißig|"
     r"hundert|tausend|million)",
@@ -98,7 +93,7 @@ def in_digits(text: str, language: str, small_words: bool) -> str:
 
 def german_in_digits(text: str, small_words: bool) -> str:
     """A German sentence's number words as digits ("unter 25 Sekunden"); other text as it is."""
-    if GERMAN_NUMBER.search(text) and len(_GERMAN.findall(text)) >= _GERMAN_WORDS:
+    if GERMAN_NUMBER.search(text) and german(text):
         return in_digits(text, "de", small_words)
     return text
 
@@ -252,7 +247,7 @@ def word_values(text: str) -> str:
 
 # Vague amounts, as the ranges they span: "several thousand users" is 2,000 to 9,000 (not the
 # 1,000 that reading "thousand" alone gave: a claim of 1,000 agreed with it), "tens of
-# thousands" 10,000 to 99,000, "hundreds of" 100 to 999, "dozens of" 24 to 99. Written "about
+# thousands" 10,000 to 99,999, "hundreds of" 100 to 999, "dozens of" 24 to 99. Written "about
 # ... to ...": an approximate range, which a value inside it states (``agreement.agree``).
 _SCALE_WORDS = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
 _VAGUE = re.compile(
@@ -267,15 +262,15 @@ def _vague(m: re.Match[str]) -> str:
     if m.group(1):  # "several thousand"
         scale = _SCALE_WORDS[m.group(1).lower()]
         return f"about {2 * scale} to {9 * scale}"
-    if m.group(2):  # "tens of thousands"
+    if m.group(2):  # "tens of thousands": 10,000 to 99,999
         scale = _SCALE_WORDS[m.group(3).lower()[:-1]] * (
             10 if m.group(2).lower() == "tens" else 100
         )
-        return f"about {scale} to {10 * scale - scale // 10}"
+        return f"about {scale} to {10 * scale - 1}"
     word = m.group(4).lower()
     if word == "dozens":
         return "about 24 to 99 of"
-    scale = _SCALE_WORDS[word[:-1]]
+    scale = _SCALE_WORDS[word[:-1]]  # "thousands of": 1,000 to 9,999
     return f"about {scale} to {10 * scale - 1} of"
 
 

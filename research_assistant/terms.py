@@ -21,7 +21,15 @@ import Stemmer
 
 from research_assistant.text import LINE_HYPHEN, STOPWORDS, fold
 
-__all__ = ["FOREIGN_FUNCTION_WORDS", "FOREIGN_WORDS", "foreign", "stem", "term_list", "terms"]
+__all__ = [
+    "FOREIGN_FUNCTION_WORDS",
+    "FOREIGN_WORDS",
+    "foreign",
+    "german",
+    "stem",
+    "term_list",
+    "terms",
+]
 
 _WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
 # British -> American endings; only consistency matters, both sides go through the same map.
@@ -126,3 +134,18 @@ FOREIGN_WORDS = 3  # a text with this many of those is not in English
 def foreign(found: Iterable[str]) -> bool:
     """Whether terms (of a question or claim) are those of a text not in English."""
     return len(FOREIGN_FUNCTION_WORDS.intersection(found)) >= FOREIGN_WORDS
+
+
+# Words of German among the languages read here: a text with a few of them is German, writes
+# every noun with a capital ("Laufzeit", "Nutzeranfrage") and its number words in German.
+_GERMAN = frozenset(
+    "der die das den dem des und ist sind wie welche welcher welches wurde wurden nicht mit von "
+    "für bei auf über unter wird werden eine einer sowie betrug beträgt".split()
+)
+_LOWER_WORD = re.compile(r"[^\W\d_]+")
+
+
+def german(text: str, least: int = 3) -> bool:
+    """Whether ``text`` holds at least ``least`` German function words (a question, short,
+    needs fewer than a claim or a sentence)."""
+    return len(_GERMAN.intersection(_LOWER_WORD.findall(text.lower()))) >= least

@@ -504,7 +504,7 @@ def test_a_range_in_scientific_notation(text: str) -> None:
     [
         ("several thousand users", 2000.0, 9000.0),
         ("a few hundred runs", 200.0, 900.0),
-        ("tens of thousands of nodes", 10000.0, 99000.0),
+        ("tens of thousands of nodes", 10000.0, 99999.0),
         ("thousands of machines", 1000.0, 9999.0),
         ("dozens of runs", 24.0, 99.0),
     ],

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from research_assistant.answer.bib_filters import BibFilters, bib_filters
-from research_assistant.terms import FOREIGN_FUNCTION_WORDS, foreign, term_list
+from research_assistant.terms import FOREIGN_FUNCTION_WORDS, foreign, german, term_list
 from research_assistant.text import STOPWORDS
 
 __all__ = [
@@ -213,14 +213,6 @@ def wants_value(question: str) -> str:
     return "number" if _VALUE.search(question) or _MEASURED.search(question) else ""
 
 
-# Words only German uses among the languages the answerer reads: a question with two of them
-# is German, and writes every noun with a capital ("Nutzeranfrage", "Heatmap").
-_GERMAN = frozenset(
-    "der die das den dem und ist sind wie welche welcher welches wurde wurden nicht mit von "
-    "für bei auf über wird werden".split()
-)
-
-
 def names(question: str) -> tuple[tuple[str, ...], ...]:
     """The terms of each name the question uses: a word written with a capital or a digit
     inside the sentence ("Hadoop", "GPT-3", "fastText"), not a number; in a German question,
@@ -228,10 +220,10 @@ def names(question: str) -> tuple[tuple[str, ...], ...]:
     ("PaSa", "DYCOS"). The first term is the whole word, the others its parts ("bertlarg",
     "bert", "larg")."""
     tokens = _TOKEN.findall(question)
-    german = len(_GERMAN.intersection(t.lower() for t in tokens)) >= 2
+    in_german = german(question, least=2)
     found = []
     for i, token in enumerate(tokens):
-        inner = token[1:] if german else token
+        inner = token[1:] if in_german else token
         named = any(c.isupper() for c in inner) or any(c.isdigit() for c in token)
         if i and not token[0].isdigit() and named:
             pieces = tuple(term_list(token))
@@ -261,13 +253,13 @@ def focus(question: str) -> tuple[str, ...]:
     m = _FOCUS.match(question)
     if m is None:
         return ()
-    german = "welch" in m.group(0).lower()  # its nouns are capitalised: "Welche Daten nutzt"
+    in_german = "welch" in m.group(0).lower()  # its nouns are capitalised: "Welche Daten nutzt"
     out: list[str] = []
     for word in m.group(1).split():
         if word.lower() in _OBJECT_START and out:
             out.pop()  # "What limits the speedup", "Which metabolites increase the most": a verb
             break
-        if word.lower() in STOPWORDS or (german and not word[:1].isupper()):
+        if word.lower() in STOPWORDS or (in_german and not word[:1].isupper()):
             break
         found = term_list(word) if "-" not in word else []
         if (

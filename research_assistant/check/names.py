@@ -7,6 +7,7 @@ import functools
 import re
 
 from research_assistant.quantities import quantities
+from research_assistant.terms import german
 from research_assistant.units import is_unit
 
 __all__ = ["long_form", "named_years", "names_in", "spelt_out"]
@@ -26,25 +27,18 @@ _NAME = re.compile(
 )
 
 
-# German function words: a claim with this many of them capitalises every noun
-_GERMAN = frozenset(
-    "der die das den dem des und ist sind wurde wurden mit von auf für nicht".split()
-)
-_GERMAN_WORDS = 3
-
-
 def names_in(claim: str) -> tuple[str, ...]:
     """Names the claim uses (systems, methods, places, people; not its sentence opener). In a
     German claim, where every noun has a capital ("Laufzeit", "Abfolge"), only a word with a
     capital past its first letter or a digit is a name ("DYCOS", "CORA-Datensatz", "v4")."""
     out = []
     units: list[str] | None = None  # the units the number reader reads in the claim
-    german = len(_GERMAN.intersection(claim.lower().split())) >= _GERMAN_WORDS
+    in_german = german(claim)
     for m in _NAME.finditer(claim):
         word = m.group()
         starts_sentence = m.start() == 0 or claim[: m.start()].rstrip().endswith((".", ":", "!"))
         mixed = any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word)
-        if word.lower() in _NOT_NAMES or ((starts_sentence or german) and not mixed):
+        if word.lower() in _NOT_NAMES or ((starts_sentence or in_german) and not mixed):
             continue
         if is_unit(word):
             if units is None:
